@@ -1,5 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/check/types.js';
+import { cli } from '../helpers/cli.js';
+import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 import { lines, lintRepo, testProject } from './rule-tester.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) removeDir(d);
+});
 
 /*
  * Issue 40 item 4, what session 29 left silent (docs/DECISIONS.md "Session 30: more doors check
@@ -55,6 +64,26 @@ describe('a listed module that builds its exports with an unlisted module (item 
       'src/build.ts': lines("import { makeTools } from './gen/make.js';", 'export const build = () => makeTools();'),
     };
     expect(genFindings(files)).toEqual([4]);
+  });
+
+  it('through the CLI in a git work tree: init names the tool, the codemod leaves it (exit 1), check reports it', async () => {
+    const dir = makeTempDir('red30-gen-');
+    dirs.push(dir);
+    writeFiles(dir, {
+      ...withTools(lines("import { makeTools } from './gen/make.js';", 'export const tools = makeTools();')),
+      'package.json': JSON.stringify({ name: 'app', private: true, type: 'module', dependencies: { '@openai/agents': '0.20.0', zod: '*' } }),
+    });
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const init = await cli(['init'], { cwd: dir });
+    expect(init.stdout).toContain('Found 1 new tool name');
+    expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
+    const codemod = await cli(['codemod', '--write'], { cwd: dir });
+    expect(codemod.code).toBe(1);
+    expect(codemod.stdout).toContain("src/gen/make.ts:4:11: the tool 'refund' is in a module git ignores");
+    const r = await cli(['check', '--format', 'json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const errors = (JSON.parse(r.stdout) as { findings: Finding[] }).findings.filter((f) => f.severity === 'error');
+    expect(errors.map((f) => `${f.ruleId} ${f.file}:${f.line}`)).toEqual(['unprotected-tool src/gen/make.ts:4']);
   });
 
   it('silent: a type-only import, an import whose binding is never used, a side-effect import', () => {
