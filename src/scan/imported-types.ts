@@ -4,7 +4,7 @@ import { jsDocTypedefDeclaration } from './jsdoc-types.js';
 import { type Augmentation, augmentedInterfaces } from './module-augmentations.js';
 import type { ModuleImport } from './types.js';
 import { typescript } from './typescript.js';
-import { type ImportedType, type MergedInterface, type SdkTypeNames, sdkTypeNames } from './written-sdk-type.js';
+import { type ImportedType, type ImportedValue, type MergedInterface, type SdkTypeNames, sdkTypeNames } from './written-sdk-type.js';
 
 /*
  * A type name imported from another file of the app, followed to what that file exports under it
@@ -49,8 +49,52 @@ export function typeNamesOf(
     imported: (local, namespace) => importedType(imports, fileAbs, read, local, namespace, depth),
     // an import type, `import(…).Pending` of `./types.js`: the module named in place, as an import statement's is
     importType: (specifier, name) => (depth >= CHAIN ? undefined : fromModule(specifier, fileAbs, name, read, depth)),
+    importedValue: (local) => importedValue(imports, fileAbs, read, local, depth),
   };
 }
+
+/** The variable declaration the value imported as `local` is, in the file of the app that exports it (through `export { a as b }` and re-exports). */
+function importedValue(imports: readonly ModuleImport[], fileAbs: string, read: ModuleTreeReader, local: string, depth: number): ImportedValue | undefined {
+  if (depth >= CHAIN) return undefined;
+  for (const imp of imports) {
+    if (imp.syntax !== 'import' || isSdkModule(imp.module)) continue;
+    const name = imp.defaultName === local ? 'default' : imp.named.find((n) => n.local === local)?.imported;
+    if (name === undefined || name === 'default') continue;
+    const tree = read(imp.module, fileAbs);
+    return tree && exportedValue(tree, name, read, depth + 1);
+  }
+  return undefined;
+}
+
+/** The top-level variable the module exports as `name`: `export const name = …`, `export { v as name }`, or one it re-exports from a file of the app. */
+function exportedValue(tree: ModuleTree, name: string, read: ModuleTreeReader, depth: number): ImportedValue | undefined {
+  if (depth >= CHAIN) return undefined;
+  const { sf, abs } = tree;
+  const own = (n: string, exported: boolean): ImportedValue | undefined => {
+    for (const s of sf.statements) {
+      if (!typescript.isVariableStatement(s) || (exported && !hasExport(s))) continue;
+      const decl = s.declarationList.declarations.find((d) => typescript.isIdentifier(d.name) && d.name.text === n);
+      if (decl) return { decl, sf, names: typeNamesOf(collectModuleImports(sf), abs, read, undefined, depth) };
+    }
+    return undefined;
+  };
+  const found = own(name, true);
+  if (found) return found;
+  for (const s of sf.statements) {
+    if (!typescript.isExportDeclaration(s) || !s.exportClause || !typescript.isNamedExports(s.exportClause)) continue;
+    const spec = s.exportClause.elements.find((e) => e.name.text === name);
+    if (!spec) continue;
+    const inner = (spec.propertyName ?? spec.name).text;
+    if (!s.moduleSpecifier) return own(inner, false);
+    if (!typescript.isStringLiteral(s.moduleSpecifier) || isSdkModule(s.moduleSpecifier.text)) return undefined;
+    const next = read(s.moduleSpecifier.text, abs);
+    return next && exportedValue(next, inner, read, depth + 1);
+  }
+  return undefined;
+}
+
+const hasExport = (s: ts.Statement): boolean =>
+  typescript.canHaveModifiers(s) && (typescript.getModifiers(s)?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword) ?? false);
 
 /** What `local` (or `namespace.local`) imported from a file of the app stands for there. */
 function importedType(

@@ -144,6 +144,8 @@ export interface LiteralDoor {
   span: Span;
   door: 'shell' | 'apply_patch' | 'computer' | 'hosted_mcp';
   name?: string;
+  /** A `type` check cannot read (`SHELL`, `Kinds.shell`), as written: the door is the one whose body the object holds. */
+  typeText?: string;
   /** Hosted MCP: its `providerData` as written; absent when check cannot read it (not an object literal). */
   providerData?: ToolCallOptions;
   /** Hosted MCP: the literal `server_label`. */
@@ -181,7 +183,7 @@ export interface InvokeReplacement {
 export interface DoorWrite {
   kind: 'door-write';
   span: Span;
-  /** What made the object: the generated module's door (`protectShellTool`, `protectMcpServer`, `protectHostedMcp`) or `hostedMcpTool`. */
+  /** What made the object: the generated module's door (`protectShellTool`, `protectMcpServer`, `protectHostedMcp`), `hostedMcpTool`, or `hostedShell` (a hosted shell tool, file/hosted-shells.ts). */
   door: string;
   /** The property written (`shell`, `toolInputGuardrails`, `providerData`). */
   property: string;

@@ -183,8 +183,9 @@ function realOrSelf(abs: string): string {
 
 /**
  * A listed file no scan parsed that `specifier` leads to, with the specifiers it re-exports
- * (`export * from`, `export { x } from`): only its re-exports are followed, not its imports
- * (following every listed import closure would read much of a large repo).
+ * (`export * from`, `export { x } from`) and those whose bindings it uses (`import { make } from
+ * './gen/make.js'; export const tools = make()`): what it exports may be built there. A side-effect
+ * or type-only import is not followed; nor, past `LISTED_BARRELS`, any listed file.
  */
 function listedBarrel(
   specifier: string,
@@ -198,7 +199,44 @@ function listedBarrel(
   if (target?.kind !== 'file' || scanned.has(target.file) || seen.has(target.file)) return undefined;
   seen.add(target.file);
   const text = search.listedText(target.file);
-  return text?.includes('export') ? { abs: target.file, specifiers: reexportSpecifiers(text) } : undefined;
+  return text?.includes('export') ? { abs: target.file, specifiers: [...reexportSpecifiers(text), ...usedImportSpecifiers(text)] } : undefined;
+}
+
+/** A static import's clause: `d`, `* as n`, `{ a, b as c, type t }`, `d, { a }` (not `import type`). */
+const IMPORT_DECLARATION = /(?<![\w$.])import\s+(?!type\s)([\w$]+\s*,?\s*)?(\*\s*as\s+[\w$]+|\{[^}]*\})?\s*from\s*(['"])([^'"\n]+)\3/g;
+
+/** The specifiers of a module's static imports one of whose bindings the rest of its text names. */
+function usedImportSpecifiers(text: string): string[] {
+  if (!text.includes('import')) return [];
+  const imports = [...text.matchAll(IMPORT_DECLARATION)];
+  if (imports.length === 0) return [];
+  // the text without its import declarations: a binding named there is used
+  const rest = text.replace(IMPORT_DECLARATION, ' ');
+  const out: string[] = [];
+  for (const m of imports) {
+    const names = importBindings(m[1], m[2]);
+    if (names.some((n) => new RegExp(`(?<![\\w$])${n.replace(/\$/g, '\\$')}(?![\\w$])`).test(rest))) out.push(m[4]!);
+  }
+  return out;
+}
+
+/** The local names an import clause binds (a default name, a namespace's, each named binding's local name but a type's). */
+function importBindings(defaultPart: string | undefined, rest: string | undefined): string[] {
+  const out: string[] = [];
+  const d = defaultPart?.replace(/[\s,]/g, '');
+  if (d) out.push(d);
+  if (rest?.startsWith('*')) out.push(rest.replace(/^\*\s*as\s+/, ''));
+  else if (rest) {
+    for (const part of rest.slice(1, -1).split(',')) {
+      const words = part
+        .trim()
+        .split(/\s+/)
+        .filter((w) => w.length > 0);
+      if (words.length === 0 || (words[0] === 'type' && words.length > 1 && words[1] !== 'as')) continue;
+      out.push(words[words.length - 1]!);
+    }
+  }
+  return out;
 }
 
 /** The specifiers a module re-exports from (`export * from 's'`, `export * as n from 's'`, `export { a, b as c } from 's'`). */

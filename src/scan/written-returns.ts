@@ -90,10 +90,10 @@ function functionReturn(init: ts.Expression | undefined, file: TypeFile): Writte
 function memberReturn(f: ts.TypeQueryNode, q: ts.QualifiedName, file: TypeFile, read: Members, depth: number): WrittenType | undefined {
   const followed = typescript.isIdentifier(q.left) ? follow(f, file) : undefined;
   if (!followed || !typescript.isIdentifier(q.left)) return undefined;
-  const there: TypeFile = { sf: file.sf, names: file.names, followed };
+  let there: TypeFile = { sf: file.sf, names: file.names, followed };
   const member = q.right.text;
   const owner = q.left.text;
-  const v = topValues(owner, file.sf).find(typescript.isVariableDeclaration);
+  let v = topValues(owner, file.sf).find(typescript.isVariableDeclaration);
   if (v?.type) return lastReturn(read(v.type, member, there, depth + 1));
   // `typeof Api.load` of a class the file's top declares, or another file of the app exports to it: its static method
   const cls = v ? undefined : file.sf.statements.find((s): s is ts.ClassDeclaration => typescript.isClassDeclaration(s) && s.name?.text === owner);
@@ -101,6 +101,13 @@ function memberReturn(f: ts.TypeQueryNode, q: ts.QualifiedName, file: TypeFile, 
   const imported = v ? undefined : file.names.imported?.(owner);
   if (imported?.kind === 'declared' && typescript.isClassDeclaration(imported.decl))
     return lastReturn(staticMemberTypes(imported.decl, member, { sf: imported.sf, names: imported.names }));
+  // `api` a value another file of the app exports (`export const api = { load(): RunState {…} }`): read there, with its names
+  const value = v || cls || imported ? undefined : file.names.importedValue?.(owner);
+  if (value) {
+    v = value.decl;
+    there = { sf: value.sf, names: value.names, followed };
+    if (v.type) return lastReturn(read(v.type, member, there, depth + 1));
+  }
   let init = v?.initializer;
   while (init && (typescript.isParenthesizedExpression(init) || typescript.isAsExpression(init) || typescript.isSatisfiesExpression(init)))
     init = init.expression;

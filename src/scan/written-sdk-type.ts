@@ -35,6 +35,15 @@ export interface SdkTypeNames {
   imported?: (local: string, namespace?: string) => ImportedType | undefined;
   /** What `import('specifier').name` stands for in that file of the app (imported-types.ts), when the scan reads other files. */
   importType?: (specifier: string, name: string) => ImportedType | undefined;
+  /** The variable another file of the app exports as the value imported under `local` (`typeof api.load`), read with that file's names. */
+  importedValue?: (local: string) => ImportedValue | undefined;
+}
+
+/** A variable another file of the app exports (`export const api = { load(): RunState {…} }`), with that file's names. */
+export interface ImportedValue {
+  decl: ts.VariableDeclaration;
+  sf: ts.SourceFile;
+  names: SdkTypeNames;
 }
 
 /** A type name of another file of the app: the SDK's own, or that file's declaration, read with that file's names. */

@@ -6,7 +6,7 @@ import { S } from './run-input.js';
  * Session 29 (issue 40 item 4): the two answer forms session 28 left unprobed. `this.load()` in a
  * class with no name of its own (`const Store = class { … }`, `export default class { … }`): was
  * silent, now read. `ReturnType<typeof api.load>` with `api` an object another module exports:
- * silent, left (DECISIONS.md, session 29).
+ * left by session 29, read since session 30 (test/check/red30-more-doors.test.ts).
  */
 const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
 const SDK = "import type { RunState } from '@openai/agents';";
@@ -66,8 +66,7 @@ describe('this.load() in an unnamed class expression', () => {
 
 describe('ReturnType<typeof api.load> with api an object another module exports', () => {
   const api = (ret: string) => ({ 'src/api.ts': lines(SDK, TYPES, `export const api = { load(): ${ret} { return null!; } };`) });
-  // still silent with an SDK state (session 29, DECISIONS.md: the import reader reads types, not values); the
-  // same object in the file is read (answers-read-silently-2.test.ts), and the app's own stays silent
+  // with an SDK state it is read since session 30 (red30-more-doors.test.ts); the app's own stays silent
   it("none: the app's own", () => {
     expect(server("import { api } from './api.js';\nexport function ok(s: ReturnType<typeof api.load>, i: Row) { s.approve(i); }", api('Review'))).toBe(0);
   });

@@ -27,6 +27,8 @@ describe("codemod: a handoff's invoke function given by Object.assign, a copy or
     ['Object.assign', 'Object.assign(h, { onInvokeHandoff: async () => oncall });'],
     ['a copy', 'export const copy = { ...h, onInvokeHandoff: async () => oncall };'],
     ['clone', 'export const copy = h.clone({ onInvokeHandoff: async () => oncall });'],
+    // session 30: overrides spread from what check cannot read may hold it
+    ['clone with spread overrides', 'export const copy = (o: object) => h.clone({ ...o });'],
   ] as const)
     it(`leaves ${name} for a person`, () => {
       const r = rewrite(`${SDK}${line}\nexport const d = new Agent({ name: 'd', handoffs: [h] });\n`);

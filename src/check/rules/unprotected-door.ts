@@ -2,13 +2,14 @@ import type { FileScan } from '../../scan/types.js';
 import { isHostedShell } from './sdk-factory-calls.js';
 import type { Finding, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
+import { capitalized, doorWriteText } from './door-write-text.js';
 import { exportsReportedBy, SDK_DOORS } from '../../scan/sdk-surface.js';
 
 export const unprotectedDoorMeta: RuleMeta = {
   id: 'unprotected-door',
   severity: 'error',
   short: 'An SDK shellTool(), applyPatchTool() or computerTool() call: a door the model can open with no policy.',
-  full: "The SDK runs a local shell command, a file patch or a computer action for the model with no approval by default, and an inline `needsApproval`/`onApproval` records no approver and binds no answer to the call. `protectShellTool(action, options)`, `protectApplyPatchTool(action, options)` and `protectComputerTool(action, options)` from the generated module decide each call by the policy, pause for a person, run an approved call once and write receipts. The same door written as the object the factory returns (`{ type: 'shell', shell, ... }`, `{ type: 'apply_patch', editor }`, `{ type: 'computer', computer }`) is reported too: the runner finds it by its `type`.",
+  full: "The SDK runs a local shell command, a file patch or a computer action for the model with no approval by default, and an inline `needsApproval`/`onApproval` records no approver and binds no answer to the call. `protectShellTool(action, options)`, `protectApplyPatchTool(action, options)` and `protectComputerTool(action, options)` from the generated module decide each call by the policy, pause for a person, run an approved call once and write receipts. The same door written as the object the factory returns (`{ type: 'shell', shell, ... }`, `{ type: 'apply_patch', editor }`, `{ type: 'computer', computer }`) is reported too: the runner finds it by its `type`. So is a hosted shell (`environment` not local) whose `environment` is made local after it is made: the runner runs a shell call here unless `environment.type` is other than 'local'.",
   help: "Replace `shellTool({ ... })` with `protectShellTool('<action>', { ... })`, `applyPatchTool({ ... })` with `protectApplyPatchTool('<action>', { ... })` and `computerTool({ ... })` with `protectComputerTool('<action>', { ... })` from the generated module (drop `needsApproval`/`onApproval`; the policy decides); `npx ctrlrun-gen codemod --write` does it for tools mapped by name in ctrlrun.tools.yaml.",
 };
 
@@ -32,7 +33,19 @@ export function unprotectedDoorRule(scan: FileScan): Finding[] {
     );
   }
   for (const d of scan.literalDoors ?? []) if (d.door !== 'hosted_mcp') out.push(literalFinding(scan, d));
+  for (const d of scan.doorWrites ?? []) if (d.door === 'hostedShell') out.push(madeLocalFinding(scan, d));
   return out;
+}
+
+/** A hosted shell whose `environment` is made local after it is made (file/hosted-shells.ts): the SDK runs its calls here. */
+function madeLocalFinding(scan: FileScan, d: NonNullable<FileScan['doorWrites']>[number]): Finding {
+  return findingOf(
+    unprotectedDoorMeta,
+    scan.file,
+    d.span,
+    `${capitalized(doorWriteText(d))} on a hosted shell tool: the SDK runs a shell call here unless \`environment.type\` is other than 'local', so this lets the model run shell commands with no policy: no decision, no recorded approval, no receipt.`,
+    "Keep the hosted shell's environment as it was made; for a local shell, use `protectShellTool('<action>', { shell, ... })` from the generated module, with the action in ctrlrun.yaml.",
+  );
 }
 
 const LITERAL_DOORS = {
@@ -48,7 +61,9 @@ function literalFinding(scan: FileScan, d: NonNullable<FileScan['literalDoors']>
     unprotectedDoorMeta,
     scan.file,
     d.span,
-    `A ${d.door} tool${d.name !== undefined ? ` '${d.name}'` : ''} written as an object literal (\`type: '${d.door}'\` with its own \`${body}\`): the SDK finds it by its type and lets the model ${does} with no policy: no decision, no recorded approval, no receipt.`,
+    d.typeText !== undefined
+      ? `A ${d.door} tool${d.name !== undefined ? ` '${d.name}'` : ''} written as an object literal with its own \`${body}\` and \`type: ${d.typeText}\`, a value check cannot read: if it is '${d.door}', the SDK finds the tool by it and lets the model ${does} with no policy: no decision, no recorded approval, no receipt.`
+      : `A ${d.door} tool${d.name !== undefined ? ` '${d.name}'` : ''} written as an object literal (\`type: '${d.door}'\` with its own \`${body}\`): the SDK finds it by its type and lets the model ${does} with no policy: no decision, no recorded approval, no receipt.`,
     `Use \`${variant}('<action>', { ... })\` from the generated module, with the action in ctrlrun.yaml (the codemod does not rewrite an object literal).`,
   );
 }

@@ -9,6 +9,7 @@ import type { PropertyWrite } from './property-writes.js';
 import { AGENT_DOOR, exportedDoors, importedWrite } from './door-exports.js';
 import { heldValues, type HeldValue } from './door-holders.js';
 import { onHandoffInvokeWritten } from './handoffs.js';
+import { HOSTED_SHELL, makesHostedShell, makesShellLocal } from './hosted-shells.js';
 
 // What a door depends on, written after it is made: each kind of door names the properties that
 // matter to it; the writes themselves are read once, by file/property-writes.ts.
@@ -52,10 +53,12 @@ const BREAKS: Record<string, (w: PropertyWrite) => boolean> = {
     !w.beforeSpread && (w.key === 'errorFunction' ? w.inner === undefined : GUARD_LISTS.has(w.key) && (w.inner === undefined || DROPS.has(w.inner))),
   hostedMcpTool: dropsHostedApproval,
   protectHostedMcp: dropsHostedApproval,
+  // a hosted shell whose environment is made local runs its calls here, with no policy (file/hosted-shells.ts)
+  [HOSTED_SHELL]: makesShellLocal,
 };
 
 /** Every property some door of `BREAKS` depends on: only writes of these wait for the walk's end. */
-const DOOR_PROPERTIES = new Set(['shell', 'editor', 'computer', 'errorFunction', 'providerData', ...GUARD_LISTS]);
+const DOOR_PROPERTIES = new Set(['shell', 'editor', 'computer', 'errorFunction', 'providerData', 'environment', ...GUARD_LISTS]);
 
 /** The writes one node makes (an assignment, a call, an object literal): `invoke`, the agent's tool sources and a handoff's `onInvokeHandoff` at once, the doors' properties once the walk is done. */
 export function onPropertyWrites(cx: FileContext, writes: readonly PropertyWrite[]): void {
@@ -145,6 +148,7 @@ function doorMadeBy(cx: FileContext, v: HeldValue): string | undefined {
     const guardedAt = cx.serverGuardEnds.get(varKey(cx, e.text, v.ancestors));
     return guardedAt !== undefined && guardedAt <= v.at ? 'protectMcpServer' : undefined;
   }
+  if (makesHostedShell(cx, e)) return HOSTED_SHELL;
   if (!typescript.isCallExpression(e)) return undefined;
   const door = doorOf(cx, e.expression);
   if (door !== undefined) return door in BREAKS ? door : undefined;

@@ -114,13 +114,30 @@ export function onHandoffInvokeWritten(cx: FileContext, node: ts.Node, receiver:
  * `h.clone({ onInvokeHandoff: f })` in a file that uses the SDK or the generated module: the SDK's
  * `Handoff.clone` takes the override as the copy's invoke function, so the copy runs it in place of
  * the one protectHandoff decides in. An override `agent` alone keeps the old function (it runs it).
+ * Overrides spread from what check cannot read may hold it (`h.clone({ ...overrides })`): reported.
  */
 export function onHandoffClone(cx: FileContext, node: ts.CallExpression, receiver: ts.Expression): void {
   const arg = node.arguments[0] && skipWrappers(node.arguments[0]);
   const overrides = arg && typescript.isIdentifier(arg) ? constObjectLiteral(cx, arg.text) : arg;
   if (!overrides || !typescript.isObjectLiteralExpression(overrides)) return;
-  if (overrides.properties.some((p) => !typescript.isSpreadAssignment(p) && propertyName(p.name) === 'onInvokeHandoff'))
-    onHandoffInvokeWritten(cx, node, receiver);
+  if (mayGiveInvoke(cx, overrides, 0)) onHandoffInvokeWritten(cx, node, receiver);
+}
+
+/**
+ * Whether clone's overrides may hold `onInvokeHandoff`: written, or brought by a spread of what is
+ * not an object literal known not to hold it (a spread check cannot read fails closed).
+ */
+function mayGiveInvoke(cx: FileContext, overrides: ts.ObjectLiteralExpression, depth: number): boolean {
+  for (const p of overrides.properties) {
+    if (!typescript.isSpreadAssignment(p)) {
+      if (propertyName(p.name) === 'onInvokeHandoff') return true;
+      continue;
+    }
+    const e = skipWrappers(p.expression);
+    const known = typescript.isIdentifier(e) ? constObjectLiteral(cx, e.text) : e;
+    if (!known || !typescript.isObjectLiteralExpression(known) || depth > 4 || mayGiveInvoke(cx, known, depth + 1)) return true;
+  }
+  return false;
 }
 
 /** The agent the handoff `receiver` holds hands off to: `handoff(agent, ...)` or `protectHandoff(action, agent, ...)` where it is made. */

@@ -19,9 +19,27 @@ export function onLiteralDoor(cx: FileContext, node: ts.ObjectLiteralExpression,
   // most objects with a `type` (actions, configs) hold none of these: their `type` is not followed
   if (!BODY_KEYS.some((k) => props.has(k))) return;
   const type = constStringOf(cx, typeExpr);
-  if (type === undefined) return;
-  if (Object.hasOwn(LOCAL_BODIES, type)) localDoor(cx, node, type as LiteralDoor['door'], props);
+  if (type === undefined) unreadTypeDoor(cx, node, typeExpr, props);
+  else if (Object.hasOwn(LOCAL_BODIES, type)) localDoor(cx, node, type as LiteralDoor['door'], props);
   else if (type === 'hosted_tool') hostedMcp(cx, node, props);
+}
+
+/**
+ * A `type` check cannot read (a name imported from a module it does not follow, a parameter, an
+ * enum member) beside a door's body, in a file that uses the SDK or the generated module: it may be
+ * the door's, so the object is taken for the door whose body it holds (fail closed). A call (a
+ * schema's `z.literal('shell')`) is no tool's `type`, and a file with neither import is left, as
+ * another library's configs (`{ type: Column.Text, editor }`) are written so.
+ */
+function unreadTypeDoor(cx: FileContext, node: ts.ObjectLiteralExpression, typeExpr: ts.Expression, props: Map<string, ts.Expression | null>): void {
+  if (!cx.scan.importsSdk && cx.generatedDoorNames.size === 0 && cx.generatedNamespaces.size === 0) return;
+  const e = skipWrappers(typeExpr);
+  if (!typescript.isIdentifier(e) && !typescript.isPropertyAccessExpression(e) && !typescript.isElementAccessExpression(e)) return;
+  const door = Object.keys(LOCAL_BODIES).find((d) => {
+    const body = props.get(LOCAL_BODIES[d]!);
+    return body !== undefined && !(body && isPrimitive(body));
+  });
+  if (door !== undefined) localDoor(cx, node, door as LiteralDoor['door'], props, e.getText(cx.sf));
 }
 
 /** The properties without which an object is none of these doors (the runner reads MCP in `providerData`). */
@@ -50,7 +68,13 @@ function isPrimitive(node: ts.Expression): boolean {
  * `{ type: 'shell', command }` of another library (a task runner's step) has no body and is not one;
  * nor is a shell whose `environment` is not local (it runs at OpenAI, not here).
  */
-function localDoor(cx: FileContext, node: ts.ObjectLiteralExpression, door: LiteralDoor['door'], props: Map<string, ts.Expression | null>): void {
+function localDoor(
+  cx: FileContext,
+  node: ts.ObjectLiteralExpression,
+  door: LiteralDoor['door'],
+  props: Map<string, ts.Expression | null>,
+  typeText?: string,
+): void {
   const body = props.get(LOCAL_BODIES[door]!);
   if (body === undefined || (body && isPrimitive(body))) return;
   const env = props.get('environment');
@@ -63,7 +87,8 @@ function localDoor(cx: FileContext, node: ts.ObjectLiteralExpression, door: Lite
     const value = envType ? constStringOf(cx, envType) : undefined;
     if (value !== undefined && value !== 'local') return;
   }
-  push(cx, node, door, props);
+  const d = push(cx, node, door, props);
+  if (typeText !== undefined) d.typeText = typeText;
 }
 
 /**
