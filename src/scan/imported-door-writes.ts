@@ -19,6 +19,11 @@ export interface DoorModules {
   scanOf: (abs: string) => FileScan | undefined;
   /** A module's syntax tree (a barrel naming no SDK is parsed on demand). */
   treeOf: (abs: string) => ts.SourceFile | undefined;
+  /**
+   * Adds the names the doors are exported again under to the search's tokens, once: a scan with no
+   * file that may write a door leaves that search to the first text edited later (ESLint).
+   */
+  renamedTokens: () => void;
 }
 
 /** How many re-exports a door is followed through. */
@@ -133,16 +138,31 @@ export interface WriterSearch {
 export function writersOfDoors(s: WriterSearch): DoorModules {
   const names = new Set<string>();
   for (const scan of s.scans) for (const name of Object.keys(scan.exportedDoors ?? {})) if (name !== 'default') names.add(name);
-  renamedExports(s, names);
+  // the files that may write a door: those the prefilter passed over that name a door word (few, and
+  // rare outside a writer); the names they must also hold, the test-file rule last, as it costs a path
+  const mayWrite: Array<readonly [string, string | Buffer]> = [];
+  if (names.size > 0) {
+    for (const [abs, text] of s.texts.texts) {
+      if (s.parsed.has(abs) || !isSourceFile(abs)) continue;
+      if (DOOR_WORD.test(typeof text === 'string' ? text : text.toString('latin1'))) mayWrite.push([abs, text]);
+    }
+  }
+  // the renames matter to such a file; with none, only to a text edited later, so searched for then
+  let renamed = false;
+  const renamedTokens = (): void => {
+    if (renamed) return;
+    renamed = true;
+    renamedExports(s, names);
+    for (const n of names) s.seenTokens.add(n);
+  };
+  for (const n of names) s.seenTokens.add(n);
+  if (mayWrite.length > 0) renamedTokens();
   const fresh: string[] = [];
-  for (const [abs, text] of s.texts.texts) {
-    if (names.size === 0 || s.parsed.has(abs) || !isSourceFile(abs)) continue;
-    // the door words first: few, and rare outside a writer (the names may be many); the test-file rule last, as it costs a path
-    if (!DOOR_WORD.test(typeof text === 'string' ? text : text.toString('latin1')) || ![...names].some((n) => text.includes(n)) || s.leftOut(abs)) continue;
+  for (const [abs, text] of mayWrite) {
+    if (![...names].some((n) => text.includes(n)) || s.leftOut(abs)) continue;
     s.parsed.set(abs, parseSource(abs, s.texts.textOf(abs)!));
     fresh.push(abs);
   }
-  for (const n of names) s.seenTokens.add(n);
   if (fresh.length > 0) {
     s.scans.push(...fresh.map(s.scan));
     s.scans.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
@@ -157,7 +177,7 @@ export function writersOfDoors(s: WriterSearch): DoorModules {
     trees.set(abs, tree);
     return tree ?? undefined;
   };
-  return { root: s.root, layout: s.layout, scanOf: (abs) => byAbs.get(abs), treeOf };
+  return { root: s.root, layout: s.layout, scanOf: (abs) => byAbs.get(abs), treeOf, renamedTokens };
 }
 
 /** Adds the names the doors are exported again under (`export { github as gh } from './doors'`), a few renames deep. */

@@ -187,7 +187,9 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     files,
     textOf: texts.textOf,
     scanText: (abs, text) => {
-      if (leftOut(abs) || !(prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))) return undefined;
+      if (leftOut(abs)) return undefined;
+      doorModules.renamedTokens();
+      if (!(prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))) return undefined;
       const scan = scanParsed(rel(abs), text, parseSource(abs, text), scanOptions);
       settleImportedWrites([scan], doorModules);
       resolveRunReach([scan], modules);
