@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ts } from 'ts-morph';
+import { DOOR_WORD } from './door-words.js';
 import { AGENT_DOOR, importOf } from './file/door-exports.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
 import { parseSource, type Parsed } from './parse.js';
@@ -100,22 +101,6 @@ function reexported(sf: ts.SourceFile, st: ts.ExportDeclaration, name: string): 
   return el ? importOf(sf, (el.propertyName ?? el.name).text) : undefined;
 }
 
-/** The words a write that breaks a door names (door-writes.ts): a file naming none writes no door. */
-const DOOR_WORDS = [
-  'shell',
-  'editor',
-  'computer',
-  'toolInputGuardrails',
-  'toolOutputGuardrails',
-  'errorFunction',
-  'providerData',
-  'getAllTools',
-  'getMcpTools',
-  'getEnabledHandoffs',
-];
-/** Any of the door words, tested on a file's bytes read as latin1 (the words are ASCII): one pass a file, where a test a word was ten. */
-const DOOR_WORD = new RegExp(DOOR_WORDS.join('|'));
-
 export interface WriterSearch {
   root: string;
   layout: RepoLayout;
@@ -125,6 +110,8 @@ export interface WriterSearch {
   scans: FileScan[];
   /** The tokens a new text of a file is parsed for: the doors' exported names are added. */
   seenTokens: Set<string>;
+  /** Whether a file's bytes name a door word, when the read already tested them (read.ts); undefined: test here. */
+  doorWord?: (abs: string) => boolean | undefined;
   scan: (abs: string) => FileScan;
   leftOut: (abs: string) => boolean;
 }
@@ -144,7 +131,7 @@ export function writersOfDoors(s: WriterSearch): DoorModules {
   if (names.size > 0) {
     for (const [abs, text] of s.texts.texts) {
       if (s.parsed.has(abs) || !isSourceFile(abs)) continue;
-      if (DOOR_WORD.test(typeof text === 'string' ? text : text.toString('latin1'))) mayWrite.push([abs, text]);
+      if (s.doorWord?.(abs) ?? DOOR_WORD.test(typeof text === 'string' ? text : text.toString('latin1'))) mayWrite.push([abs, text]);
     }
   }
   // the renames matter to such a file; with none, only to a text edited later, so searched for then
