@@ -157,6 +157,7 @@ export const READ_NAMES: readonly string[] = [
   'isVoidExpression',
   'isWhileStatement',
   'parseJsonConfigFileContent',
+  'preProcessFile',
   'readConfigFile',
   'transpileModule',
 ];

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ts } from 'ts-morph';
+import { DOOR_WORD } from './door-words.js';
 import { AGENT_DOOR, importOf } from './file/door-exports.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
 import { parseSource, type Parsed } from './parse.js';
@@ -19,6 +20,11 @@ export interface DoorModules {
   scanOf: (abs: string) => FileScan | undefined;
   /** A module's syntax tree (a barrel naming no SDK is parsed on demand). */
   treeOf: (abs: string) => ts.SourceFile | undefined;
+  /**
+   * Adds the names the doors are exported again under to the search's tokens, once: a scan with no
+   * file that may write a door leaves that search to the first text edited later (ESLint).
+   */
+  renamedTokens: () => void;
 }
 
 /** How many re-exports a door is followed through. */
@@ -95,22 +101,6 @@ function reexported(sf: ts.SourceFile, st: ts.ExportDeclaration, name: string): 
   return el ? importOf(sf, (el.propertyName ?? el.name).text) : undefined;
 }
 
-/** The words a write that breaks a door names (door-writes.ts): a file naming none writes no door. */
-const DOOR_WORDS = [
-  'shell',
-  'editor',
-  'computer',
-  'toolInputGuardrails',
-  'toolOutputGuardrails',
-  'errorFunction',
-  'providerData',
-  'getAllTools',
-  'getMcpTools',
-  'getEnabledHandoffs',
-];
-/** Any of the door words, tested on a file's bytes read as latin1 (the words are ASCII): one pass a file, where a test a word was ten. */
-const DOOR_WORD = new RegExp(DOOR_WORDS.join('|'));
-
 export interface WriterSearch {
   root: string;
   layout: RepoLayout;
@@ -120,6 +110,8 @@ export interface WriterSearch {
   scans: FileScan[];
   /** The tokens a new text of a file is parsed for: the doors' exported names are added. */
   seenTokens: Set<string>;
+  /** Whether a file's bytes name a door word, when the read already tested them (read.ts); undefined: test here. */
+  doorWord?: (abs: string) => boolean | undefined;
   scan: (abs: string) => FileScan;
   leftOut: (abs: string) => boolean;
 }
@@ -133,16 +125,31 @@ export interface WriterSearch {
 export function writersOfDoors(s: WriterSearch): DoorModules {
   const names = new Set<string>();
   for (const scan of s.scans) for (const name of Object.keys(scan.exportedDoors ?? {})) if (name !== 'default') names.add(name);
-  renamedExports(s, names);
+  // the files that may write a door: those the prefilter passed over that name a door word (few, and
+  // rare outside a writer); the names they must also hold, the test-file rule last, as it costs a path
+  const mayWrite: Array<readonly [string, string | Buffer]> = [];
+  if (names.size > 0) {
+    for (const [abs, text] of s.texts.texts) {
+      if (s.parsed.has(abs) || !isSourceFile(abs)) continue;
+      if (s.doorWord?.(abs) ?? DOOR_WORD.test(typeof text === 'string' ? text : text.toString('latin1'))) mayWrite.push([abs, text]);
+    }
+  }
+  // the renames matter to such a file; with none, only to a text edited later, so searched for then
+  let renamed = false;
+  const renamedTokens = (): void => {
+    if (renamed) return;
+    renamed = true;
+    renamedExports(s, names);
+    for (const n of names) s.seenTokens.add(n);
+  };
+  for (const n of names) s.seenTokens.add(n);
+  if (mayWrite.length > 0) renamedTokens();
   const fresh: string[] = [];
-  for (const [abs, text] of s.texts.texts) {
-    if (names.size === 0 || s.parsed.has(abs) || !isSourceFile(abs)) continue;
-    // the door words first: few, and rare outside a writer (the names may be many); the test-file rule last, as it costs a path
-    if (!DOOR_WORD.test(typeof text === 'string' ? text : text.toString('latin1')) || ![...names].some((n) => text.includes(n)) || s.leftOut(abs)) continue;
+  for (const [abs, text] of mayWrite) {
+    if (![...names].some((n) => text.includes(n)) || s.leftOut(abs)) continue;
     s.parsed.set(abs, parseSource(abs, s.texts.textOf(abs)!));
     fresh.push(abs);
   }
-  for (const n of names) s.seenTokens.add(n);
   if (fresh.length > 0) {
     s.scans.push(...fresh.map(s.scan));
     s.scans.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
@@ -157,7 +164,7 @@ export function writersOfDoors(s: WriterSearch): DoorModules {
     trees.set(abs, tree);
     return tree ?? undefined;
   };
-  return { root: s.root, layout: s.layout, scanOf: (abs) => byAbs.get(abs), treeOf };
+  return { root: s.root, layout: s.layout, scanOf: (abs) => byAbs.get(abs), treeOf, renamedTokens };
 }
 
 /** Adds the names the doors are exported again under (`export { github as gh } from './doors'`), a few renames deep. */

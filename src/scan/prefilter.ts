@@ -57,6 +57,8 @@ export interface Prefilter {
    * Only a file with a backslash is decoded, for the escape test.
    */
   bytes(buf: Buffer): boolean;
+  /** `bytes`, given the bytes read as latin1 already (`buf.toString('latin1')`). */
+  latin1(buf: Buffer, latin1: string): boolean;
 }
 
 const escapeRegExp = (token: string): string => token.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
@@ -71,9 +73,11 @@ export function makePrefilter(extraTokens: readonly string[] = []): Prefilter {
   const inText = new RegExp(tokens.map(escapeRegExp).join('|'));
   const inBytes = new RegExp(tokens.map((t) => escapeRegExp(Buffer.from(t, 'utf8').toString('latin1'))).join('|'));
   const escapes = (text: string): boolean => text.includes('\\') && ESCAPE.test(text) && (text.includes('import') || text.includes('require'));
+  const latin1 = (buf: Buffer, read: string): boolean => inBytes.test(read) || (buf.includes(0x5c) && escapes(buf.toString('utf8')));
   return {
     text: (text) => inText.test(text) || escapes(text),
-    bytes: (buf) => inBytes.test(buf.toString('latin1')) || (buf.includes(0x5c) && escapes(buf.toString('utf8'))),
+    bytes: (buf) => latin1(buf, buf.toString('latin1')),
+    latin1,
   };
 }
 

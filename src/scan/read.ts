@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { DOOR_WORD } from './door-words.js';
 import { readLayout, type ConfigLayout } from './layout.js';
 import { aliasTokens } from './links.js';
 import type { RepoListing } from './list.js';
@@ -9,11 +10,16 @@ import { readRegularFile, readRegularText } from '../safe-read.js';
 /** A file as read: its bytes, or the error code reading it failed with (`ENOENT`, `EACCES`, …). */
 export type FileRead = Buffer | { code: string };
 
-/** A prefilter verdict on a file read ahead: plain UTF-8 that the prefilter passes or not, or not plain UTF-8 (the scan decodes it). */
+/**
+ * A prefilter verdict on a file read ahead: plain UTF-8 that the prefilter passes or not (and then
+ * whether it names a door word, for the door-writer search: the same latin1 read of the bytes), or
+ * not plain UTF-8 (the scan decodes it).
+ */
 export const PLAIN_SKIP = 0;
 export const PLAIN_PARSE = 1;
 export const NOT_PLAIN = 2;
-export type Verdict = typeof PLAIN_SKIP | typeof PLAIN_PARSE | typeof NOT_PLAIN;
+export const PLAIN_SKIP_DOOR_WORD = 3;
+export type Verdict = typeof PLAIN_SKIP | typeof PLAIN_PARSE | typeof NOT_PLAIN | typeof PLAIN_SKIP_DOOR_WORD;
 
 /**
  * The prefilter a listed repo's scan uses (its tokens: the aliases the listed configs give, or
@@ -24,7 +30,12 @@ export type Verdict = typeof PLAIN_SKIP | typeof PLAIN_PARSE | typeof NOT_PLAIN;
 export function listingPrefilter(listing: RepoListing, configs?: ConfigLayout): { tokens: string[]; verdictOf: (bytes: Buffer) => Verdict } {
   const tokens = aliasTokens(readLayout(listing.files, listing.configs, configs));
   const prefilter = makePrefilter(tokens);
-  return { tokens, verdictOf: (bytes) => (!isPlainUtf8(bytes) ? NOT_PLAIN : prefilter.bytes(bytes) ? PLAIN_PARSE : PLAIN_SKIP) };
+  const verdictOf = (bytes: Buffer): Verdict => {
+    if (!isPlainUtf8(bytes)) return NOT_PLAIN;
+    const latin1 = bytes.toString('latin1');
+    return prefilter.latin1(bytes, latin1) ? PLAIN_PARSE : DOOR_WORD.test(latin1) ? PLAIN_SKIP_DOOR_WORD : PLAIN_SKIP;
+  };
+  return { tokens, verdictOf };
 }
 
 /** A repo's listing and the bytes of every listed file, read ahead of the scan (read-worker.ts). */
@@ -144,7 +155,7 @@ export function verdictsByFile(files: readonly string[], verdicts: Uint8Array): 
   const out = new Map<string, Verdict>();
   for (let i = 0; i < files.length; i++) {
     const v = verdicts[i];
-    if (v === PLAIN_SKIP || v === PLAIN_PARSE) out.set(files[i]!, v);
+    if (v === PLAIN_SKIP || v === PLAIN_PARSE || v === PLAIN_SKIP_DOOR_WORD) out.set(files[i]!, v);
   }
   return out;
 }

@@ -7,7 +7,7 @@ import { aliasTokens, resolveSpecifier, type RepoLayout } from './links.js';
 import { listRepo, nestedManifestDirs, outsideDirs, type ListOptions, type RepoListing } from './list.js';
 import { parseSource } from './parse.js';
 import { isPlainUtf8, makePrefilter, type Prefilter } from './prefilter.js';
-import { listedFileReader, PLAIN_PARSE, PLAIN_SKIP, type RepoRead, type Verdict } from './read.js';
+import { listedFileReader, PLAIN_PARSE, PLAIN_SKIP, PLAIN_SKIP_DOOR_WORD, type RepoRead, type Verdict } from './read.js';
 import { exportedConstString, fileReachOf, scanParsed } from './scan-source.js';
 import { barrelLinks, barrelRounds } from './barrels.js';
 import { answerKeyRound } from './answer-key-modules.js';
@@ -170,6 +170,8 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     texts,
     scans,
     seenTokens,
+    // the read's verdict says whether a file the prefilter passed over names a door word
+    ...(verdicts ? { doorWord: (abs: string) => doorWordVerdict(verdicts.get(abs)) } : {}),
     scan: (abs) => {
       const scan = scanParsed(rel(abs), texts.textOf(abs)!, parsed.get(abs)!, scanOptions);
       const kind = unlisted.get(abs);
@@ -187,7 +189,9 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     files,
     textOf: texts.textOf,
     scanText: (abs, text) => {
-      if (leftOut(abs) || !(prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))) return undefined;
+      if (leftOut(abs)) return undefined;
+      doorModules.renamedTokens();
+      if (!(prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))) return undefined;
       const scan = scanParsed(rel(abs), text, parseSource(abs, text), scanOptions);
       settleImportedWrites([scan], doorModules);
       resolveRunReach([scan], modules);
@@ -197,6 +201,10 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     edited,
   };
   return { scan: { root, filesConsidered: files.length + unlisted.size, files: scans, testFiles: testScans, unreadable }, index };
+}
+
+function doorWordVerdict(verdict: Verdict | undefined): boolean | undefined {
+  return verdict === PLAIN_SKIP_DOOR_WORD ? true : verdict === PLAIN_SKIP ? false : undefined;
 }
 
 /**
@@ -305,7 +313,7 @@ function* readFiles(r: ReadContext, texts: SourceTexts, parsed: Map<string, Pars
       continue;
     }
     const verdict = r.verdicts?.get(abs);
-    if (verdict === PLAIN_SKIP || verdict === PLAIN_PARSE) {
+    if (verdict === PLAIN_SKIP || verdict === PLAIN_PARSE || verdict === PLAIN_SKIP_DOOR_WORD) {
       // decided on the reading thread, by this very prefilter
       texts.texts.set(abs, buf);
       if (verdict === PLAIN_PARSE) parsed.set(abs, parseSource(abs, texts.textOf(abs)!));

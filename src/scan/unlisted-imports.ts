@@ -1,11 +1,12 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { ts } from 'ts-morph';
 import { importerBound } from './importer-bound.js';
 import { isSdkModule } from './imports.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
 import { inNodeModules } from './list.js';
+import { parsedSpecifiers, textSpecifiers } from './module-specifiers.js';
 import { isSourceFile } from './source-files.js';
-import { typescript as ts } from './typescript.js';
 import { linkedWorkspaceSource } from './workspace-links.js';
 
 /*
@@ -43,7 +44,7 @@ export interface UnlistedSearch {
 }
 
 interface ParsedTree {
-  sf: { text: string };
+  sf: ts.SourceFile;
 }
 
 /** How many listed barrels (naming no SDK, so not scanned) one scan follows through their re-exports. */
@@ -96,7 +97,7 @@ export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & 
   const scanned = new Set<string>();
   for (const [abs, parsed] of search.trees) {
     scanned.add(abs);
-    queue.push({ from: abs, specifiers: textSpecifiers(parsed.sf.text) });
+    queue.push({ from: abs, specifiers: parsedSpecifiers(parsed.sf) });
   }
   let barrels = 0;
   while (queue.length > 0 && out.length < UNLISTED_LIMIT) {
@@ -244,11 +245,6 @@ function reexportSpecifiers(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/\bexport\s+(?:\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s*from\s*(['"])([^'"\n]+)\1/g)) out.push(m[2]!);
   return out;
-}
-
-/** The specifiers a module's text imports, re-exports or requires (TypeScript's pre-processor: no parse). */
-function textSpecifiers(text: string): string[] {
-  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
 }
 
 /** The listed files, and any source file on disk: the layout a miss is resolved against. */

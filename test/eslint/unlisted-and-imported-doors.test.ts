@@ -55,3 +55,33 @@ describe('session 29 doors in ESLint', () => {
     );
   });
 });
+
+/**
+ * Session 30 (issue 40 item 8): a repo scan in which no file the prefilter passed over names a door
+ * word leaves the search for the names a door is exported again under (`export { github as gh }`)
+ * to the first text edited later; such a text writing the door by its new name is still scanned.
+ */
+describe('a door written by a renamed export, in a text edited after the scan', () => {
+  const cwd = copyFixture('check/open-doors/repo', 'eslint-red30-');
+  afterAll(() => removeDir(cwd));
+  writeFiles(cwd, {
+    'src/servers.ts': [
+      "import { MCPServerStdio } from '@openai/agents';",
+      "import { protectMcpServer } from './ctrlrun.generated.js';",
+      "export const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
+      '',
+    ].join('\n'),
+    'src/barrel.ts': "export { github as gh } from './servers.js';\n",
+    'src/ops.ts': 'export const later = 1;\n',
+  });
+
+  it('is reported at the write, as check reports it on disk', async () => {
+    const text = ["import { gh } from './barrel.js';", 'gh.toolInputGuardrails = [];', ''].join('\n');
+    const [result] = await eslintWith(cwd).lintText(text, { filePath: `${cwd}/src/ops.ts` });
+    const found = result!.messages.filter((m) => m.ruleId?.startsWith(`${NAMESPACE}/`)).map((m) => `${m.line} ${m.ruleId}`);
+    expect(found).toEqual([`2 ${NAMESPACE}/mcp-server-unguarded`]);
+    writeFiles(cwd, { 'src/ops.ts': text });
+    const check = (await runCheck({ cwd })).findings.filter((f) => f.file === 'src/ops.ts');
+    expect(check.map((f) => `${f.line} ${f.ruleId}`)).toEqual(['2 mcp-server-unguarded']);
+  });
+});

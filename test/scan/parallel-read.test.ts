@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/check/engine.js';
 import { listRepo } from '../../src/scan/list.js';
 import { isPlainUtf8, makePrefilter, mayMatterBytes } from '../../src/scan/prefilter.js';
-import { PLAIN_PARSE, PLAIN_SKIP } from '../../src/scan/read.js';
+import { DOOR_WORD } from '../../src/scan/door-words.js';
+import { PLAIN_PARSE, PLAIN_SKIP, PLAIN_SKIP_DOOR_WORD } from '../../src/scan/read.js';
 import { readRepoHere } from '../../src/scan/read-here.js';
 import type { PendingRepoRead } from '../../src/scan/parallel-read.js';
 import type { RepoRead } from '../../src/scan/read.js';
@@ -44,6 +45,8 @@ function layout(root: string, git: boolean): void {
   write(root, '.gitignore', 'ignored/\n');
   write(root, 'src/a.ts', SDK);
   write(root, 'src/plain.ts', 'export const x = 1;\n');
+  // names no SDK, writes a door word: the read says so for the door-writer search (session 30)
+  write(root, 'src/writer.ts', "import { github } from './servers';\ngithub.toolInputGuardrails = [];\n");
   write(root, 'ignored/c.ts', SDK);
   write(root, '.hidden/e.ts', SDK);
   write(root, 'src/utf16.ts', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(SDK.replace("'x'", "'u16'"), 'utf16le')]));
@@ -149,10 +152,13 @@ for (const git of [false, true]) {
       expect(read.prefilter!.tokens).toEqual(['#sdk']);
       const own = makePrefilter(['#sdk']);
       const expected = new Map<string, number>();
-      for (const [file, bytes] of read.files) if (Buffer.isBuffer(bytes) && isPlainUtf8(bytes)) expected.set(file, own.bytes(bytes) ? PLAIN_PARSE : PLAIN_SKIP);
+      for (const [file, bytes] of read.files)
+        if (Buffer.isBuffer(bytes) && isPlainUtf8(bytes))
+          expected.set(file, own.bytes(bytes) ? PLAIN_PARSE : DOOR_WORD.test(bytes.toString('latin1')) ? PLAIN_SKIP_DOOR_WORD : PLAIN_SKIP);
       expect(read.prefilter!.verdicts).toEqual(expected);
       expect(read.prefilter!.verdicts.get(path.join(root, 'src/alias.ts'))).toBe(PLAIN_PARSE);
       expect(read.prefilter!.verdicts.get(path.join(root, 'src/plain.ts'))).toBe(PLAIN_SKIP);
+      expect(read.prefilter!.verdicts.get(path.join(root, 'src/writer.ts'))).toBe(PLAIN_SKIP_DOOR_WORD);
       expect(read.prefilter!.verdicts.has(path.join(root, 'src/utf16.ts'))).toBe(false);
     });
 
