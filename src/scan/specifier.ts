@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ts } from 'ts-morph';
+import { DENO_CONFIGS } from './deno-import-map.js';
 import { listSourceFilesSync } from './list.js';
 import { type NodeRunsTs, nodeRunsTs, unloadableImportError } from './node-runs-ts.js';
 import { buildConfigs } from './tsc-build.js';
@@ -85,7 +86,6 @@ function denoSettings(dir: string): ModuleSettings | undefined {
   return config === undefined ? undefined : { extension: 'ts', deno: config };
 }
 
-const DENO_CONFIGS = ['deno.json', 'deno.jsonc'];
 
 /** The settings once the package's scripts are known: Node running TypeScript loads only the `.ts` name. */
 function underNode(settings: ModuleSettings, packageDir: string | undefined): ModuleSettings {

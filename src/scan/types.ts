@@ -517,6 +517,8 @@ export interface FileScan {
   literalDoors?: LiteralDoor[];
   invokeReplacements?: InvokeReplacement[];
   sdkApprovals?: SdkApproval[];
+  /** `import('m')` calls whose literal specifier leads to the SDK (a Deno pin may be in it). */
+  dynamicImports?: Array<{ module: string; span: Span }>;
   /** Every top-level import / require statement (additive; the codemod edits import lines with it). */
   moduleImports?: ModuleImport[];
   /** Calls of the generated module's door functions (additive). */
