@@ -86,7 +86,6 @@ function denoSettings(dir: string): ModuleSettings | undefined {
   return config === undefined ? undefined : { extension: 'ts', deno: config };
 }
 
-
 /** The settings once the package's scripts are known: Node running TypeScript loads only the `.ts` name. */
 function underNode(settings: ModuleSettings, packageDir: string | undefined): ModuleSettings {
   const runs = settings.extension === 'ts' || packageDir === undefined ? undefined : nodeRunsTs(packageDir);
