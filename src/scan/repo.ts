@@ -132,7 +132,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   // outside the root): read too, and marked, so a door there is reported (issue 40 item 4)
   const named = namedFiles(root, options.paths);
   const isTest = ahead?.root?.isTest ?? testFileRule(root, listing.configs);
-  const unlisted = readUnlisted(root, layout, parsed, texts, prefilter, options, (abs) => isTest(rel(abs)) && !named.has(abs));
+  const { unlisted, parsedCount: unlistedParsed } = readUnlisted(root, layout, parsed, texts, prefilter, options, (abs) => isTest(rel(abs)) && !named.has(abs));
 
   const barrels = barrelLinks(layout, parsed, options.generatedModule);
   const seenTokens = barrelRounds(parsed, texts.texts, texts.textOf, barrels);
@@ -196,12 +196,13 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     resolveRuns: (files) => resolveRunReach(files, modules),
     edited,
   };
-  return { scan: { root, filesConsidered: files.length + unlisted.size, files: scans, testFiles: testScans, unreadable }, index };
+  return { scan: { root, filesConsidered: files.length + unlistedParsed, files: scans, testFiles: testScans, unreadable }, index };
 }
 
 /**
  * Reads the unlisted modules the parsed files import (unlisted-imports.ts) into `texts`, parsing
- * those the prefilter passes; the kind of each, by absolute path.
+ * those the prefilter passes; the kind of each, by absolute path, the unparsed ones too (one may be
+ * parsed later as a writer of an imported door, and is as unlisted then), and how many were parsed.
  */
 function readUnlisted(
   root: string,
@@ -211,8 +212,9 @@ function readUnlisted(
   prefilter: Prefilter,
   options: ScanFilesOptions,
   keptApart: (abs: string) => boolean,
-): Map<string, UnlistedKind> {
+): { unlisted: Map<string, UnlistedKind>; parsedCount: number } {
   const kinds = new Map<string, UnlistedKind>();
+  let parsedCount = 0;
   const found = unlistedImports({
     root,
     layout,
@@ -225,11 +227,12 @@ function readUnlisted(
   });
   for (const m of found) {
     texts.texts.set(m.abs, m.text);
+    kinds.set(m.abs, m.kind);
     if (!prefilter.text(m.text)) continue;
     parsed.set(m.abs, parseSource(m.abs, m.text));
-    kinds.set(m.abs, m.kind);
+    parsedCount++;
   }
-  return kinds;
+  return { unlisted: kinds, parsedCount };
 }
 
 /** The files to scan: the listing read ahead or a fresh one, less nested packages with a manifest of their own. */
