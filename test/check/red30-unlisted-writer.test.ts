@@ -50,7 +50,7 @@ describe('an unlisted module parsed late as a door writer', () => {
   it('its door writes are reported there; a hint that names the codemod says first that the codemod leaves it', () => {
     const found = lintRepo(files, { project: testProject(), file: 'src/gen/ops.ts' });
     expect(found.map((f) => `${f.line} ${f.ruleId}`)).toEqual(['3 mcp-server-unguarded', '4 hosted-mcp-unguarded']);
-    expect(found[1]!.hint).toMatch(/^The codemod does not rewrite this module \(git ignores it: built at build time\?\)[^]*The fix: .*codemod/);
+    expect(found[1]!.hint).toMatch(/^The codemod does not rewrite this module \(git ignores it: built at build time\?\)[\s\S]*The fix: .*codemod/);
     // a hint that names no codemod is left as it is
     expect(found[0]!.hint).toMatch(/^Add guardrails without removing/);
   });
