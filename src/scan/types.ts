@@ -495,6 +495,8 @@ export interface FileScan {
    * The codemod does not rewrite it.
    */
   unlisted?: 'ignored' | 'outside';
+  /** For an unlisted module: the scanned files whose imports lead to it (through barrels too), with the specifier each imports. */
+  importedBy?: Array<{ file: string; specifier: string }>;
   /** Set when the file does not parse; nothing else is reliable then. */
   parseError?: { line: number; column: number; message: string };
   /** The file imports or requires an SDK module at all. */

@@ -63,3 +63,42 @@ describe('an unlisted module parsed late as a door writer', () => {
     expect(found[1]!.hint).toMatch(/codemod/);
   });
 });
+
+describe("an unlisted module's importers (ESLint shows its findings there)", () => {
+  it('the scanned files that import it, directly, through a listed barrel, or through another unlisted module', () => {
+    const dir = makeTempDir('red30-importers-');
+    dirs.push(dir);
+    writeFiles(dir, {
+      '.gitignore': 'src/gen/\n',
+      'src/gen/wire.ts': lines(
+        "import { tool } from '@openai/agents';",
+        "export const wire = tool({ name: 'w', description: 'w', parameters: {} as never, execute: async () => 'ok' });",
+      ),
+      'src/gen/index.ts': lines("import { tool } from '@openai/agents';", "export * from './wire.js';", 'export const t = tool;'),
+      'src/tools/index.ts': "export * from '../gen/wire.js';\n",
+      'src/a.ts': lines(
+        "import { Agent } from '@openai/agents';",
+        "import { wire } from './gen/wire.js';",
+        "export const a = new Agent({ name: 'a', tools: [wire] });",
+      ),
+      'src/b.ts': lines(
+        "import { Agent } from '@openai/agents';",
+        "import { wire } from './tools/index.js';",
+        "export const b = new Agent({ name: 'b', tools: [wire] });",
+      ),
+      'src/c.ts': lines(
+        "import { Agent } from '@openai/agents';",
+        "import { t } from './gen/index.js';",
+        "export const c = new Agent({ name: 'c', tools: [t] });",
+      ),
+    });
+    const scan = scanRepoSync({ root: dir });
+    const by = (file: string) =>
+      scan.files
+        .find((s) => s.file === file)
+        ?.importedBy?.map((i) => `${i.file} ${i.specifier}`)
+        .sort();
+    expect(by('src/gen/wire.ts')).toEqual(['src/a.ts ./gen/wire.js', 'src/b.ts ./tools/index.js', 'src/c.ts ./gen/index.js']);
+    expect(by('src/gen/index.ts')).toEqual(['src/c.ts ./gen/index.js']);
+  });
+});
