@@ -216,6 +216,9 @@ export function hasDoors(scan: FileScan): boolean {
     (scan.agentAsToolCalls ?? []).length > 0 ||
     (scan.sandboxAgents ?? []).some((s) => !s.guarded) ||
     (scan.handoffs ?? []).some((h) => h.form !== 'protected') ||
-    (scan.mcpServerLists ?? []).some((l) => !l.agentProtected && l.elements.some((e) => e.status !== 'protected'))
+    (scan.mcpServerLists ?? []).some((l) => !l.agentProtected && l.elements.some((e) => e.status !== 'protected')) ||
+    // a door's part written after it is made: left as a conflict (door-write-conflicts.ts)
+    (scan.doorWrites ?? []).length > 0 ||
+    (scan.invokeReplacements ?? []).length > 0
   );
 }

@@ -23,7 +23,10 @@ export type DoorKind =
   | 'getAllMcpTools'
   | 'mcpToFunctionTool'
   | 'SandboxAgent'
-  | 'handoff';
+  | 'handoff'
+  /** A function tool's `invoke`, or an agent's tool sources, replaced (only ever left: door-write-conflicts.ts). */
+  | 'tool'
+  | 'agent';
 
 export type CodemodFinding =
   /** A door rewritten to the generated module's variant (`to`: what it became); `removed`: options dropped (only ever stricter). */

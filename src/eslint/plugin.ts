@@ -74,6 +74,7 @@ export function createPlugin(options: PluginOptions = {}): CtrlrunPlugin {
       add({ finding: f, line: f.line, column: f.column, message: eslintMessage(f), ...(fix ? { fix } : {}) });
     }
     for (const f of lint.elsewhere) add({ finding: f, line: 1, column: 1, message: elsewhereMessage(f) });
+    for (const r of lint.atImports ?? []) add({ finding: r.finding, line: r.line, column: r.column, message: elsewhereMessage(r.finding) });
     perFile.set(source, byRule);
     return byRule;
   };

@@ -61,6 +61,11 @@ export interface FileLint {
    * module) that this file depends on: reported at its first line, their location named.
    */
   elsewhere: Finding[];
+  /**
+   * Findings of a module the listing leaves out that this file imports (session 30): reported at
+   * the import, their location named.
+   */
+  atImports?: Array<{ finding: Finding; line: number; column: number }>;
 }
 
 /** Whether a scanned file depends on the project (it uses the SDK or the generated module). */
@@ -87,6 +92,8 @@ export class DiskSession implements LintSession {
   private readonly scans = new Map<string, FileScan>();
   private readonly texts = new Map<string, string>();
   private repoFindings: { byFile: Map<string, Finding[]>; elsewhere: Finding[] } | undefined;
+  /** The file `onceFile` names, found on first use (null: not yet). */
+  private firstUser: string | undefined | null = null;
   private codemod: CodemodInputs | undefined;
   /** generate's left-out tools, as of the repo scan (as `stale-generated` is: once per session). */
   private leftOut: CrossCheck['leftOut'] | undefined;
@@ -157,25 +164,46 @@ export class DiskSession implements LintSession {
     const project = [...this.projectFindings, ...this.staleFindings()];
     const here = (f: Finding): boolean => f.file === scan.file;
     const own = [...lintScannedFile(scan, this.context, repo.byFile.get(scan.file) ?? []), ...project.filter(here)];
-    if (!dependsOnProject(scan)) return { scan, own, elsewhere: [] };
-    const elsewhere = [
-      ...this.projectFindings.filter((f) => !here(f)),
-      ...repo.elsewhere,
-      ...this.unlistedFindings(repo.byFile).filter((f) => !here(f)),
-      ...this.staleFindings().filter((f) => !here(f)),
-    ];
-    return { scan, own, elsewhere };
+    const unlisted = this.unlistedFindings(scan, text, repo.byFile);
+    if (!dependsOnProject(scan)) return { scan, own, elsewhere: [], atImports: unlisted.atImports };
+    const elsewhere = [...this.projectFindings.filter((f) => !here(f)), ...repo.elsewhere, ...unlisted.once, ...this.staleFindings().filter((f) => !here(f))];
+    return { scan, own, elsewhere, atImports: unlisted.atImports };
   }
 
   /**
    * The findings in the modules the listing leaves out that the scan read (session 28): ESLint is
-   * not given such a module (another package's, or one git ignores), so a file using the SDK shows
-   * them, on line 1 with their place, as it shows the policy's.
+   * not given such a module (another package's, or one git ignores). Each module's findings are
+   * shown in the scanned files that import it, at the import (session 30); a module no scanned file
+   * is known to import shows them once, in the first listed file that uses the SDK. check reports
+   * them in the module, once.
    */
-  private unlistedFindings(repoByFile: ReadonlyMap<string, Finding[]>): Finding[] {
-    const out: Finding[] = [];
-    for (const scan of this.scans.values()) if (scan.unlisted !== undefined) out.push(...lintScannedFile(scan, this.context, repoByFile.get(scan.file) ?? []));
-    return out;
+  private unlistedFindings(
+    scan: FileScan,
+    text: string,
+    repoByFile: ReadonlyMap<string, Finding[]>,
+  ): { atImports: Array<{ finding: Finding; line: number; column: number }>; once: Finding[] } {
+    const atImports: Array<{ finding: Finding; line: number; column: number }> = [];
+    const once: Finding[] = [];
+    for (const module of this.scans.values()) {
+      if (module.unlisted === undefined || module === scan) continue;
+      const importers = module.importedBy ?? [];
+      const mine = importers.filter((i) => i.file === scan.file);
+      const shown = mine.length > 0 || (importers.length === 0 && this.onceFile() === scan.file);
+      if (!shown) continue;
+      const found = lintScannedFile(module, this.context, repoByFile.get(module.file) ?? []).filter((f) => f.file !== scan.file);
+      if (mine.length === 0) once.push(...found);
+      else for (const finding of found) atImports.push({ finding, ...importPlace(scan, text, mine[0]!.specifier) });
+    }
+    return { atImports, once };
+  }
+
+  /** The first listed file (by name) that uses the SDK: where the findings of an unlisted module no file is known to import are shown. */
+  private onceFile(): string | undefined {
+    if (this.firstUser === null) {
+      const users = [...this.scans.values()].filter((s) => s.unlisted === undefined && dependsOnProject(s)).map((s) => s.file);
+      this.firstUser = users.sort()[0];
+    }
+    return this.firstUser;
   }
 
   private relative(abs: string): string {
@@ -205,6 +233,7 @@ export class DiskSession implements LintSession {
     else this.scans.delete(abs);
     if (scan !== known) {
       this.repoFindings = undefined;
+      this.firstUser = null;
       this.codemod = undefined;
     }
     // the files that read this one as a module (its constants, its own types) are scanned again with its new text
@@ -220,6 +249,7 @@ export class DiskSession implements LintSession {
     if (scan) this.scans.set(abs, scan);
     else this.scans.delete(abs);
     this.repoFindings = undefined;
+    this.firstUser = null;
     this.codemod = undefined;
   }
 
@@ -433,7 +463,13 @@ class UncoveredPackage implements LintSession {
     if (abs === this.generated) return { scan: undefined, own: [], elsewhere: [] };
     const lint = this.inner.lint(abs, text);
     // closed: only its SDK answers to another package's protected tools, as check reports it
-    if (!this.open) return { ...lint, own: lint.own.filter(reportedWhenClosed), elsewhere: lint.elsewhere.filter(reportedWhenClosed) };
+    if (!this.open)
+      return {
+        ...lint,
+        own: lint.own.filter(reportedWhenClosed),
+        elsewhere: lint.elsewhere.filter(reportedWhenClosed),
+        atImports: (lint.atImports ?? []).filter((r) => reportedWhenClosed(r.finding)),
+      };
     // the missing manifest said as check says it at this root: where the package's own would be, and why
     const asCheck = (f: Finding): Finding => (f.ruleId === 'policy-invalid' && f.file === MANIFEST_FILE ? this.missing(f) : f);
     return { ...lint, own: lint.own.map(asCheck), elsewhere: lint.elsewhere.map(asCheck) };
@@ -470,4 +506,14 @@ export class SingleFileSession implements LintSession {
     const repo = repoRuleFindings([scan], context, () => text);
     return { scan, own: lintScannedFile(scan, context, repo.get(file) ?? []), elsewhere: [...repo.values()].flat().filter((f) => f.file !== file) };
   }
+}
+
+/** Where a file imports `specifier`: its import statement, else the quoted specifier in the text (a `require`, an `import()`), else line 1. */
+function importPlace(scan: FileScan, text: string, specifier: string): { line: number; column: number } {
+  const imp = (scan.moduleImports ?? []).find((i) => i.module === specifier);
+  if (imp) return { line: imp.span.line, column: imp.span.column };
+  const at = [`'${specifier}'`, `"${specifier}"`, `\`${specifier}\``].map((q) => text.indexOf(q)).filter((i) => i >= 0);
+  if (at.length === 0) return { line: 1, column: 1 };
+  const before = text.slice(0, Math.min(...at)).split('\n');
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
 }

@@ -156,6 +156,7 @@ export const READ_NAMES: readonly string[] = [
   'isVariableStatement',
   'isVoidExpression',
   'isWhileStatement',
+  'parseConfigFileTextToJson',
   'parseJsonConfigFileContent',
   'preProcessFile',
   'readConfigFile',

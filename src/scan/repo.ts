@@ -20,7 +20,7 @@ import { AUGMENTS, type Augmentation, augmentationIndex, augmentedSpecifiers } f
 import { namedFiles, testFileRule } from './test-files.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 import { readRegularFile } from '../safe-read.js';
-import { unlistedImports, type UnlistedKind } from './unlisted-imports.js';
+import { unlistedImports, type UnlistedImporter, type UnlistedKind } from './unlisted-imports.js';
 import { settleImportedWrites, writersOfDoors } from './imported-door-writes.js';
 
 export { isPlainUtf8, mayMatter, mayMatterBytes, PREFILTER_TOKENS } from './prefilter.js';
@@ -132,7 +132,11 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   // outside the root): read too, and marked, so a door there is reported (issue 40 item 4)
   const named = namedFiles(root, options.paths);
   const isTest = ahead?.root?.isTest ?? testFileRule(root, listing.configs);
-  const unlisted = readUnlisted(root, layout, parsed, texts, prefilter, options, (abs) => isTest(rel(abs)) && !named.has(abs));
+  const {
+    unlisted,
+    importers,
+    parsedCount: unlistedParsed,
+  } = readUnlisted(root, layout, parsed, texts, prefilter, options, (abs) => isTest(rel(abs)) && !named.has(abs));
 
   const barrels = barrelLinks(layout, parsed, options.generatedModule);
   const seenTokens = barrelRounds(parsed, texts.texts, texts.textOf, barrels);
@@ -157,8 +161,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     // the file's name relative to the root, made once (path.relative resolves both paths)
     const relative = rel(abs);
     const scan = scanParsed(relative, texts.textOf(abs)!, parsed.get(abs)!, scanOptions);
-    const kind = unlisted.get(abs);
-    if (kind !== undefined) scan.unlisted = kind;
+    markUnlisted(scan, unlisted.get(abs), importers.get(abs), rel);
     (leftOut(abs, relative) ? testScans : scans).push(scan);
   }
   // a door made in one module and written in another: the writers the prefilter passed over are
@@ -174,8 +177,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     ...(verdicts ? { doorWord: (abs: string) => doorWordVerdict(verdicts.get(abs)) } : {}),
     scan: (abs) => {
       const scan = scanParsed(rel(abs), texts.textOf(abs)!, parsed.get(abs)!, scanOptions);
-      const kind = unlisted.get(abs);
-      if (kind !== undefined) scan.unlisted = kind;
+      markUnlisted(scan, unlisted.get(abs), importers.get(abs), rel);
       return scan;
     },
     leftOut,
@@ -200,7 +202,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     resolveRuns: (files) => resolveRunReach(files, modules),
     edited,
   };
-  return { scan: { root, filesConsidered: files.length + unlisted.size, files: scans, testFiles: testScans, unreadable }, index };
+  return { scan: { root, filesConsidered: files.length + unlistedParsed, files: scans, testFiles: testScans, unreadable }, index };
 }
 
 function doorWordVerdict(verdict: Verdict | undefined): boolean | undefined {
@@ -209,7 +211,8 @@ function doorWordVerdict(verdict: Verdict | undefined): boolean | undefined {
 
 /**
  * Reads the unlisted modules the parsed files import (unlisted-imports.ts) into `texts`, parsing
- * those the prefilter passes; the kind of each, by absolute path.
+ * those the prefilter passes; the kind of each, by absolute path, the unparsed ones too (one may be
+ * parsed later as a writer of an imported door, and is as unlisted then), and how many were parsed.
  */
 function readUnlisted(
   root: string,
@@ -219,8 +222,10 @@ function readUnlisted(
   prefilter: Prefilter,
   options: ScanFilesOptions,
   keptApart: (abs: string) => boolean,
-): Map<string, UnlistedKind> {
+): { unlisted: Map<string, UnlistedKind>; importers: Map<string, UnlistedImporter[]>; parsedCount: number } {
   const kinds = new Map<string, UnlistedKind>();
+  const importers = new Map<string, UnlistedImporter[]>();
+  let parsedCount = 0;
   const found = unlistedImports({
     root,
     layout,
@@ -233,11 +238,20 @@ function readUnlisted(
   });
   for (const m of found) {
     texts.texts.set(m.abs, m.text);
+    kinds.set(m.abs, m.kind);
+    importers.set(m.abs, m.importers);
     if (!prefilter.text(m.text)) continue;
     parsed.set(m.abs, parseSource(m.abs, m.text));
-    kinds.set(m.abs, m.kind);
+    parsedCount++;
   }
-  return kinds;
+  return { unlisted: kinds, importers, parsedCount };
+}
+
+/** An unlisted module's scan: its kind, and the scanned files that import it (ESLint shows its findings there). */
+function markUnlisted(scan: FileScan, kind: UnlistedKind | undefined, importers: readonly UnlistedImporter[] | undefined, rel: (abs: string) => string): void {
+  if (kind === undefined) return;
+  scan.unlisted = kind;
+  scan.importedBy = (importers ?? []).map((i) => ({ file: rel(i.abs), specifier: i.specifier }));
 }
 
 /** The files to scan: the listing read ahead or a fresh one, less nested packages with a manifest of their own. */

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ts } from 'ts-morph';
+import { DENO_CONFIGS } from './deno-import-map.js';
 import { listSourceFilesSync } from './list.js';
 import { type NodeRunsTs, nodeRunsTs, unloadableImportError } from './node-runs-ts.js';
 import { buildConfigs } from './tsc-build.js';
@@ -84,8 +85,6 @@ function denoSettings(dir: string): ModuleSettings | undefined {
   const config = DENO_CONFIGS.map((name) => path.join(dir, name)).find((file) => isDenoConfig(file));
   return config === undefined ? undefined : { extension: 'ts', deno: config };
 }
-
-const DENO_CONFIGS = ['deno.json', 'deno.jsonc'];
 
 /**
  * `file` (a `deno.json` or `deno.jsonc` path) is there and no folder: a folder of that name is no

@@ -497,6 +497,8 @@ export interface FileScan {
    * The codemod does not rewrite it.
    */
   unlisted?: 'ignored' | 'outside';
+  /** For an unlisted module: the scanned files whose imports lead to it (through barrels too), with the specifier each imports. */
+  importedBy?: Array<{ file: string; specifier: string }>;
   /** Set when the file does not parse; nothing else is reliable then. */
   parseError?: { line: number; column: number; message: string };
   /** The file imports or requires an SDK module at all. */
@@ -519,6 +521,8 @@ export interface FileScan {
   literalDoors?: LiteralDoor[];
   invokeReplacements?: InvokeReplacement[];
   sdkApprovals?: SdkApproval[];
+  /** `import('m')` calls whose literal specifier leads to the SDK (a Deno pin may be in it). */
+  dynamicImports?: Array<{ module: string; span: Span }>;
   /** Every top-level import / require statement (additive; the codemod edits import lines with it). */
   moduleImports?: ModuleImport[];
   /** Calls of the generated module's door functions (additive). */

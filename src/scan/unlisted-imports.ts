@@ -28,6 +28,12 @@ export interface UnlistedModule {
   kind: UnlistedKind;
 }
 
+/** A scanned (listed) file whose import leads to an unlisted module, and the specifier it imports there. */
+export interface UnlistedImporter {
+  abs: string;
+  specifier: string;
+}
+
 export interface UnlistedSearch {
   root: string;
   layout: RepoLayout;
@@ -75,7 +81,7 @@ const NOT_CODE = /\.(?:json|css|scss|sass|less|svg|png|jpe?g|gif|webp|ico|html?|
  * The modules the scanned files import (transitively, through the modules found) that the listing
  * left out and that exist on disk, in the order found, at most `UNLISTED_LIMIT`, with their texts.
  */
-export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & { text: string }> {
+export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & { text: string; importers: UnlistedImporter[] }> {
   const { root, layout } = search;
   const disk = { ...layout, files: new DiskFiles(layout.files) };
   let bound: string | undefined | null = null;
@@ -91,9 +97,11 @@ export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & 
     return links.get(key);
   };
   const manifestAt = new Map<string, boolean>();
-  const out: Array<UnlistedModule & { text: string }> = [];
+  const out: Array<UnlistedModule & { text: string; importers: UnlistedImporter[] }> = [];
+  const found = new Map<string, UnlistedImporter[]>();
   const seen = new Set<string>();
-  const queue: Array<{ from: string; specifiers: readonly string[] }> = [];
+  // `origins`: the scanned files (and their specifiers) a barrel or an unlisted module was reached from; none: `from` is one
+  const queue: Array<{ from: string; specifiers: readonly string[]; origins?: UnlistedImporter[] }> = [];
   const scanned = new Set<string>();
   for (const [abs, parsed] of search.trees) {
     scanned.add(abs);
@@ -101,27 +109,36 @@ export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & 
   }
   let barrels = 0;
   while (queue.length > 0 && out.length < UNLISTED_LIMIT) {
-    const { from, specifiers } = queue.shift()!;
+    const { from, specifiers, origins } = queue.shift()!;
     for (const specifier of specifiers) {
+      const importers = origins ?? [{ abs: from, specifier }];
       // a listed file the scan did not parse (it names no SDK) may re-export an unlisted module
       const barrel = listedBarrel(specifier, from, search, scanned, seen);
       if (barrel !== undefined && barrels++ < LISTED_BARRELS) {
-        queue.push({ from: barrel.abs, specifiers: barrel.specifiers });
+        queue.push({ from: barrel.abs, specifiers: barrel.specifiers, origins: importers });
         continue;
       }
       const target = unlistedTarget(specifier, from, { layout, disk, boundOf, linked });
+      if (target !== undefined && found.has(target)) addImporters(found.get(target)!, importers);
       if (target === undefined || seen.has(target)) continue;
       seen.add(target);
       const kind = kindOf(target, search, boundOf);
       if (kind === undefined || checkedOnItsOwn(target, kind === 'ignored' ? root : boundOf()!, kind === 'outside', manifestAt)) continue;
       const text = search.readText(target);
       if (text === undefined) continue;
-      out.push({ abs: target, kind, text });
+      const own = [...importers];
+      found.set(target, own);
+      out.push({ abs: target, kind, text, importers: own });
       if (out.length >= UNLISTED_LIMIT) break;
-      queue.push({ from: target, specifiers: textSpecifiers(text) });
+      queue.push({ from: target, specifiers: textSpecifiers(text), origins: own });
     }
   }
   return out;
+}
+
+/** Adds the importers not listed yet (a module imported by several files, or twice). */
+function addImporters(list: UnlistedImporter[], more: readonly UnlistedImporter[]): void {
+  for (const m of more) if (!list.some((i) => i.abs === m.abs && i.specifier === m.specifier)) list.push(m);
 }
 
 /** Where a specifier leads when it is no listed file: a module on disk, or undefined (listed, a package, nothing). */

@@ -1,6 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/check/engine.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { elsewhereMessage, eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
+import { DiskSession } from '../../src/eslint/session.js';
 import { copyFixture, removeDir, writeFiles } from '../helpers/temp-repo.js';
 import { eslintWith, reported } from './helpers.js';
 
@@ -8,8 +11,9 @@ import { eslintWith, reported } from './helpers.js';
  * Session 29 (issue 40 item 4), in ESLint: a door written in another module than the one making it
  * is reported in the writing file as check reports it (the plugin reads the same repo scan); a door
  * in a module the listing leaves out (git ignores it) is check's finding in that module, which ESLint
- * is not given: the plugin shows it in a linted file that uses the SDK, on line 1 with its place, as
- * it shows the policy's findings.
+ * is not given: the plugin shows it in the linted files that import the module, at the import, with
+ * its place (session 30; before, on line 1 of every linted file that used the SDK), and once when no
+ * importer is known.
  */
 const key = (m: { line: number; column: number; ruleId: string | null; message: string }) => `${m.line}:${m.column} ${m.ruleId} ${m.message}`;
 
@@ -37,6 +41,15 @@ describe('session 29 doors in ESLint', () => {
       "export const desk = new Agent({ name: 'desk', tools: [wire] });",
       '',
     ].join('\n'),
+    'src/late.ts': [
+      "import { Agent } from '@openai/agents';",
+      'export async function late() {',
+      "  const { wire } = await import('./gen/wire.js');",
+      "  return new Agent({ name: 'late', tools: [wire] });",
+      '}',
+      '',
+    ].join('\n'),
+    'src/other.ts': ["import { Agent } from '@openai/agents';", "export const other = new Agent({ name: 'other' });", ''].join('\n'),
   });
 
   it('an imported door written: the same finding in the writing file', async () => {
@@ -46,13 +59,35 @@ describe('session 29 doors in ESLint', () => {
     expect(eslint.map(key)).toEqual(check.map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) })));
   });
 
-  it("an unlisted module's finding is shown in the linted importer, on line 1 with its place", async () => {
+  it("an unlisted module's findings are shown in each linted importer at the import, with their place; check's are unchanged", async () => {
     const check = (await runCheck({ cwd })).findings.filter((f) => f.file === 'src/gen/wire.ts');
     expect(check.map((f) => `${f.line} ${f.ruleId}`)).toContain('3 unprotected-tool');
-    const eslint = reported(await eslintWith(cwd).lintFiles(['src/desk.ts']), cwd).filter((m) => m.message.includes('(src/gen/wire.ts:'));
-    expect(eslint.map(key).sort()).toEqual(
-      check.map((f) => key({ line: 1, column: 1, ruleId: `${NAMESPACE}/${f.ruleId}`, message: elsewhereMessage(f) })).sort(),
-    );
+    const expected = (line: number, column: number) =>
+      check.map((f) => key({ line, column, ruleId: `${NAMESPACE}/${f.ruleId}`, message: elsewhereMessage(f) })).sort();
+    const shown = async (file: string) =>
+      reported(await eslintWith(cwd).lintFiles([file]), cwd)
+        .filter((m) => m.message.includes('(src/gen/wire.ts:'))
+        .map(key)
+        .sort();
+    // a static import: at its statement; a dynamic import(): at its specifier
+    expect(await shown('src/desk.ts')).toEqual(expected(2, 1));
+    expect(await shown('src/late.ts')).toEqual(expected(3, 33));
+    // a file that uses the SDK and does not import the module: not repeated there
+    expect(await shown('src/other.ts')).toEqual([]);
+  });
+
+  it('a module whose importer is not known: shown once, in the first listed file using the SDK', () => {
+    const session = new DiskSession(path.join(cwd, 'ctrlrun.tools.yaml'), cwd);
+    const scans = (session as unknown as { scans: Map<string, { file: string; importedBy?: unknown }> }).scans;
+    delete scans.get(path.join(cwd, 'src/gen/wire.ts'))!.importedBy;
+    const lintOf = (file: string) => {
+      const abs = path.join(cwd, file);
+      const lint = session.lint(abs, readFileSync(abs, 'utf8'));
+      return [...lint.elsewhere, ...(lint.atImports ?? []).map((r) => r.finding)].filter((f) => f.file === 'src/gen/wire.ts');
+    };
+    const files = ['src/agent.ts', 'src/desk.ts', 'src/late.ts', 'src/other.ts', 'src/servers.ts'];
+    const showing = files.filter((f) => lintOf(f).length > 0);
+    expect(showing).toEqual(['src/agent.ts']);
   });
 });
 

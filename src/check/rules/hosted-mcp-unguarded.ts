@@ -3,7 +3,7 @@ import type { PolicyAction } from '../../policy/types.js';
 import { yamlScalar } from '../../manifest/yaml-scalar.js';
 import type { Finding, ProjectContext, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
-import { capitalized, doorWriteText } from './door-write-text.js';
+import { capitalized, doorWriteText } from '../../scan/door-write-text.js';
 import { hostedLabelsOf } from '../../scan/names.js';
 
 export const hostedMcpUnguardedMeta: RuleMeta = {

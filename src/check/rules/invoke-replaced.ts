@@ -1,6 +1,6 @@
 import type { DoorWrite, FileScan, InvokeReplacement } from '../../scan/types.js';
 import type { Finding, RuleMeta } from '../types.js';
-import { capitalized, doorWriteText } from './door-write-text.js';
+import { capitalized, doorWriteText } from '../../scan/door-write-text.js';
 import { findingOf } from './rule-finding.js';
 
 export const invokeReplacedMeta: RuleMeta = {

@@ -2,7 +2,7 @@ import type { FileScan } from '../../scan/types.js';
 import { yamlScalar } from '../../manifest/yaml-scalar.js';
 import type { Finding, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
-import { capitalized, doorWriteText } from './door-write-text.js';
+import { capitalized, doorWriteText } from '../../scan/door-write-text.js';
 
 export const mcpServerUnguardedMeta: RuleMeta = {
   id: 'mcp-server-unguarded',

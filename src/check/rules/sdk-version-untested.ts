@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { PackageFacts } from '../../scan/package-facts.js';
-import { bareSpecifier, specifierVersion } from '../../scan/bare-specifier.js';
+import { bareSpecifier, isRuntimeSpecifier, specifierVersion } from '../../scan/bare-specifier.js';
+import { type DenoImportMaps, type ImportMap, mappedSpecifier, nearestDenoConfig, readDenoImportMaps } from '../../scan/deno-import-map.js';
 import {
   findInstalledSdk,
   PINNED_SDK_HINT,
@@ -12,6 +13,7 @@ import {
 } from '../../scan/sdk-version.js';
 import { SDK_TESTED } from '../../scan/sdk-surface.js';
 import type { FileScan } from '../../scan/types.js';
+import { isDenoConfig } from '../../scan/specifier.js';
 import type { Finding, ProjectContext, RepoFacts, RuleMeta, ScannedFile } from '../types.js';
 import { readRegularText } from '../../safe-read.js';
 import { findingOf } from './rule-finding.js';
@@ -20,7 +22,7 @@ export const sdkVersionUntestedMeta: RuleMeta = {
   id: 'sdk-version-untested',
   severity: 'warning',
   short: `The installed @openai/agents is outside the range this release is tested with (${SDK_TESTED.range}).`,
-  full: "Every SDK minor can add a door (0.6 added tool search, 0.9 sandboxes, 0.14 programmatic tool calling): this release classifies every export of the SDKs in its tested range (its census) and its runtime is tested against each of their minors. With a newer SDK, a door the SDK added is not known to init, the codemod, check or protectAgent, and nothing else would say so; with an older one (or a prerelease), the runtime was not tested against it. Reported once per installed SDK, at the `@openai/agents` dependency of the package.json of the package that uses it (line 1 when that package.json does not name it). Nothing is reported when no SDK is installed (a CI job that lints before installing). A file that loads the SDK by a specifier pinning its version (Deno's `npm:@openai/agents@0.21.0`, an esm.sh, jsdelivr or unpkg URL naming `@openai/agents@0.21.0`; also `-core`, `-openai`, `-realtime`, released with it) runs that version, not an installed one: such a pin outside the range is reported at its import, once per version in the file. A range that fixes the minor (`^0.21`, `~0.21.1`, `0.21`) is judged by the minor; one that fixes none (`latest`, `^1.2`, no version) is not reported.",
+  full: 'Every SDK minor can add a door (0.6 added tool search, 0.9 sandboxes, 0.14 programmatic tool calling): this release classifies every export of the SDKs in its tested range (its census) and its runtime is tested against each of their minors. With a newer SDK, a door the SDK added is not known to init, the codemod, check or protectAgent, and nothing else would say so; with an older one (or a prerelease), the runtime was not tested against it. Reported once per installed SDK, at the `@openai/agents` dependency of the package.json of the package that uses it (line 1 when that package.json does not name it). Nothing is reported when no SDK is installed (a CI job that lints before installing). A file that loads the SDK by a specifier pinning its version (Deno\'s `npm:@openai/agents@0.21.0`, an esm.sh, jsdelivr or unpkg URL naming `@openai/agents@0.21.0`; also `-core`, `-openai`, `-realtime`, released with it) runs that version, not an installed one: such a pin outside the range is reported at its import, once per version in the file. A range that fixes the minor (`^0.21`, `~0.21.1`, `0.21`) is judged by the minor; one that fixes none (`latest`, `^1.2`, no version) is not reported. The pin may be in an `import()` too, or in a Deno import map: an import of `@openai/agents` that the `"imports"` of the nearest `deno.json` or `deno.jsonc` (or the file its `"importMap"` names) maps to `npm:@openai/agents@0.21.0` is judged so, at the import. A Deno config that does not parse (it is read as JSON with comments and trailing commas) is reported at the place it fails, since the pin it may hold cannot be checked.',
   help: 'Install an @openai/agents in the tested range, or a ctrlrun-gen release that tests this SDK (its census classifies every export of the SDKs it supports).',
 };
 
@@ -57,30 +59,77 @@ export function sdkVersionUntestedRule(files: ScannedFile[], project: ProjectCon
       ),
     );
   }
-  for (const { scan } of files) findings.push(...pinnedFindings(scan));
+  const maps = denoMapsLookup(root, io);
+  const reported = new Set<string>();
+  for (const { scan } of files) {
+    const deno = scan.importsSdk ? maps(path.dirname(path.resolve(root, scan.file))) : undefined;
+    findings.push(...pinnedFindings(scan, deno?.maps ?? []));
+    for (const problem of deno?.problems ?? []) {
+      const file = path.relative(root, problem.file).split(path.sep).join('/');
+      if (reported.has(`${file}\0${problem.message}`)) continue;
+      reported.add(`${file}\0${problem.message}`);
+      findings.push(findingOf(sdkVersionUntestedMeta, file, problem, denoConfigMessage(path.basename(problem.file), problem.message), DENO_CONFIG_HINT));
+    }
+  }
   return findings;
 }
 
 /** The SDK packages released together, under one version: a pin of any of them is the SDK's version. */
 const SDK_RELEASED = /^@openai\/agents(?:-core|-openai|-realtime)?(?:\/|$)/;
 
+/** The import maps of the Deno config nearest each folder (none: an empty list), each config read once. */
+function denoMapsLookup(root: string, io: { exists: (f: string) => boolean; read: (f: string) => string }): (dir: string) => DenoImportMaps | undefined {
+  const byConfig = new Map<string, DenoImportMaps>();
+  const read = { exists: io.exists, read: (f: string) => io.read(f) };
+  return (dir) => {
+    // a folder named deno.json is no config (specifier.ts `isDenoConfig`)
+    const config = nearestDenoConfig(dir, root, { exists: (f) => isDenoConfig(f, io.exists) });
+    if (config === undefined) return undefined;
+    if (!byConfig.has(config)) byConfig.set(config, readDenoImportMaps(config, read));
+    return byConfig.get(config);
+  };
+}
+
 /**
  * A file that loads the SDK by a specifier pinning its version (Deno's `npm:@openai/agents@0.21.0`,
- * a CDN URL): that version, not a node_modules one, is what runs (a Deno app often has no
+ * a CDN URL, in an import or an `import()`), or by a name its Deno import map maps to such a
+ * specifier: that version, not a node_modules one, is what runs (a Deno app often has no
  * package.json). Reported at the import, once per pinned text in the file.
  */
-function pinnedFindings(scan: FileScan): Finding[] {
+function pinnedFindings(scan: FileScan, maps: readonly ImportMap[]): Finding[] {
   const out: Finding[] = [];
   const seen = new Set<string>();
-  for (const imp of scan.moduleImports ?? []) {
-    if (imp.typeOnly || !SDK_RELEASED.test(bareSpecifier(imp.module))) continue;
-    const pinned = specifierVersion(imp.module);
-    const verdict = pinned === undefined ? undefined : pinnedSdkVerdict(pinned);
-    if (verdict === undefined || verdict === 'tested' || seen.has(pinned!)) continue;
-    seen.add(pinned!);
-    out.push(findingOf(sdkVersionUntestedMeta, scan.file, imp.span, pinnedSdkMessage(imp.module, verdict), PINNED_SDK_HINT));
+  const loads = [...(scan.moduleImports ?? []).filter((imp) => !imp.typeOnly), ...(scan.dynamicImports ?? [])];
+  for (const imp of loads) {
+    for (const { target, via } of pinsOf(imp.module, maps)) {
+      if (!SDK_RELEASED.test(bareSpecifier(target))) continue;
+      const pinned = specifierVersion(target);
+      const verdict = pinned === undefined ? undefined : pinnedSdkVerdict(pinned);
+      if (verdict === undefined || verdict === 'tested' || seen.has(pinned!)) continue;
+      seen.add(pinned!);
+      const message = pinnedSdkMessage(via === undefined ? imp.module : `${imp.module}\`, which ${via} maps to \`${target}`, verdict);
+      out.push(findingOf(sdkVersionUntestedMeta, scan.file, imp.span, message, PINNED_SDK_HINT));
+    }
   }
   return out;
+}
+
+/** What a specifier loads: itself when it pins by itself, else each import map's target for it (with the map's file name). */
+function pinsOf(specifier: string, maps: readonly ImportMap[]): Array<{ target: string; via?: string }> {
+  if (isRuntimeSpecifier(specifier) || specifier.startsWith('.') || specifier.startsWith('/')) return [{ target: specifier }];
+  const out: Array<{ target: string; via?: string }> = [];
+  for (const map of maps) {
+    const target = mappedSpecifier(specifier, map.imports);
+    if (target !== undefined) out.push({ target, via: path.basename(map.file) });
+  }
+  return out;
+}
+
+const DENO_CONFIG_HINT =
+  'Deno reads its config as JSON with comments: fix it so it parses (Deno refuses it too), then run check again; check reads the SDK version its import map pins from it.';
+
+function denoConfigMessage(name: string, why: string): string {
+  return `The Deno config \`${name}\` ${why}: the SDK version its import map pins is not checked.`;
 }
 
 function readText(file: string): string {

@@ -2,7 +2,7 @@ import type { FileScan } from '../../scan/types.js';
 import { isHostedShell } from './sdk-factory-calls.js';
 import type { Finding, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
-import { capitalized, doorWriteText } from './door-write-text.js';
+import { capitalized, doorWriteText } from '../../scan/door-write-text.js';
 import { exportsReportedBy, SDK_DOORS } from '../../scan/sdk-surface.js';
 
 export const unprotectedDoorMeta: RuleMeta = {

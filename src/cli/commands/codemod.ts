@@ -275,6 +275,8 @@ const DOOR_WORDS: Record<Extract<CodemodFinding, { kind: 'door-left' }>['door'],
 
   getAllMcpTools: 'getAllMcpTools() of MCP server',
   mcpToFunctionTool: 'mcpToFunctionTool() of MCP server',
+  tool: 'function tool',
+  agent: 'agent',
 };
 
 function formatSummary(result: CodemodResult, ctx: CliContext, write: boolean, written: string[], colors: ReturnType<typeof pc.createColors>): string {

@@ -74,6 +74,9 @@ function onModuleLoad(cx: FileContext, node: ts.CallExpression): boolean {
   // A computed specifier could be the SDK: nothing can be said; not reported.
   if (!v) return true;
   cx.scan.importsSdk = true;
+  // its specifier may pin the SDK's version (`import('npm:@openai/agents@0.19.0')`): sdk-version-untested reads it
+  cx.scan.dynamicImports ??= [];
+  cx.scan.dynamicImports.push({ module: spec!, span: spanOf(node, cx.sf) });
   // `await import('m')` is followed; anything else (`.then(...)`, a stored promise) is not.
   const { ancestors } = cx;
   let up: ts.Node | undefined = ancestors[ancestors.length - 1];

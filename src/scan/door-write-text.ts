@@ -1,4 +1,4 @@
-import type { DoorWrite } from '../../scan/types.js';
+import type { DoorWrite } from './types.js';
 
 /** How a door's property was written, for a message: "`sh.shell` is reassigned", "a copy of `sh` with another `shell`". */
 export function doorWriteText(d: DoorWrite): string {

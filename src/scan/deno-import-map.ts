@@ -1,0 +1,126 @@
+import path from 'node:path';
+import { typescript } from './typescript.js';
+
+/**
+ * A Deno app's import map (issue 40 item 4): the `"imports"` of the nearest `deno.json` or
+ * `deno.jsonc` (Deno reads both as JSON with comments and trailing commas), and of the file its
+ * `"importMap"` names. An import of `@openai/agents` there may load `npm:@openai/agents@0.3.1`: the
+ * version the map pins is the one that runs.
+ */
+
+/** The Deno configs, in the order Deno looks for them in one folder. */
+export const DENO_CONFIGS = ['deno.json', 'deno.jsonc'] as const;
+
+/** One map read: where it came from and its entries (specifier or prefix → target). */
+export interface ImportMap {
+  /** The file the entries are written in (absolute): the config, or the map it names. */
+  file: string;
+  imports: ReadonlyMap<string, string>;
+}
+
+/** A config or map that could not be read as one: where, and why. */
+export interface ImportMapProblem {
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+}
+
+export interface DenoImportMaps {
+  config: string;
+  maps: ImportMap[];
+  problems: ImportMapProblem[];
+}
+
+export interface ConfigIo {
+  exists(file: string): boolean;
+  /** The file's text, undefined when it cannot be read. */
+  read(file: string): string | undefined;
+}
+
+/** The nearest folder at or above `dir` (no higher than `root`) holding a Deno config: its config file. */
+export function nearestDenoConfig(dir: string, root: string, io: Pick<ConfigIo, 'exists'>): string | undefined {
+  for (let current = dir; ; current = path.dirname(current)) {
+    for (const name of DENO_CONFIGS) {
+      const file = path.join(current, name);
+      if (io.exists(file)) return file;
+    }
+    if (current === root || path.relative(root, current).startsWith('..') || path.dirname(current) === current) return undefined;
+  }
+}
+
+/**
+ * The import maps a Deno config gives: its own `"imports"`, and those of the file its
+ * `"importMap"` names (both read: which one Deno takes depends on its version, and a pin in
+ * either may be the one that runs). A remote `"importMap"` is not fetched.
+ */
+export function readDenoImportMaps(config: string, io: ConfigIo): DenoImportMaps {
+  const out: DenoImportMaps = { config, maps: [], problems: [] };
+  const parsed = parseJsonc(config, io, out.problems);
+  if (!parsed) return out;
+  const own = importsOf(parsed, config, out.problems);
+  if (own) out.maps.push(own);
+  const named = parsed['importMap'];
+  if (typeof named === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(named)) {
+    const file = path.resolve(path.dirname(config), named);
+    const map = parseJsonc(file, io, out.problems, config);
+    const entries = map && importsOf(map, file, out.problems);
+    if (entries) out.maps.push(entries);
+  }
+  return out;
+}
+
+/**
+ * What an import map makes of `specifier`: an exact key, else the longest key ending in `/` that
+ * starts it (its target then ends with the rest). Undefined when no key matches.
+ */
+export function mappedSpecifier(specifier: string, imports: ReadonlyMap<string, string>): string | undefined {
+  const exact = imports.get(specifier);
+  if (exact !== undefined) return exact;
+  let best: string | undefined;
+  for (const key of imports.keys()) {
+    if (key.endsWith('/') && specifier.startsWith(key) && (best === undefined || key.length > best.length)) best = key;
+  }
+  return best === undefined ? undefined : `${imports.get(best)!}${specifier.slice(best.length)}`;
+}
+
+/** The file parsed as JSON with comments; a problem (located) when it is missing or is no JSON object. */
+function parseJsonc(file: string, io: ConfigIo, problems: ImportMapProblem[], namedBy?: string): Record<string, unknown> | undefined {
+  const text = io.exists(file) ? io.read(file) : undefined;
+  if (text === undefined) {
+    const by = namedBy ?? file;
+    problems.push({ file: by, line: 1, column: 1, message: `names an import map (\`${path.basename(file)}\`) that cannot be read` });
+    return undefined;
+  }
+  const { config, error } = typescript.parseConfigFileTextToJson(file, text);
+  if (error) {
+    const at = lineAndColumn(text, error.start ?? 0);
+    const why = typescript.flattenDiagnosticMessageText(error.messageText, ' ');
+    // the compiler's words for a root that is no object name tsconfig.json: say it plainly
+    const message = error.code === ROOT_NOT_OBJECT ? 'is not a JSON object at its top level' : `does not parse (${why})`;
+    problems.push({ file, ...at, message });
+    return undefined;
+  }
+  return config as Record<string, unknown>;
+}
+
+/** TypeScript's diagnostic "The root value of a '{0}' file must be an object." */
+const ROOT_NOT_OBJECT = 5092;
+
+/** The `"imports"` object's string entries; a problem when it is there but not an object. */
+function importsOf(json: Record<string, unknown>, file: string, problems: ImportMapProblem[]): ImportMap | undefined {
+  const imports = json['imports'];
+  if (imports === undefined) return undefined;
+  if (typeof imports !== 'object' || imports === null || Array.isArray(imports)) {
+    problems.push({ file, line: 1, column: 1, message: 'has an "imports" that is not an object' });
+    return undefined;
+  }
+  const entries = new Map<string, string>();
+  for (const [key, value] of Object.entries(imports)) if (typeof value === 'string') entries.set(key, value);
+  return { file, imports: entries };
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}
