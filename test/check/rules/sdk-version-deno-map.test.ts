@@ -193,3 +193,16 @@ describe('sdk-version-untested: a dynamic import pins the SDK', () => {
     expect(check).toEqual([]);
   });
 });
+
+describe('sdk-version-untested: a folder named deno.json', () => {
+  it('is no config: nothing is said of it, and the config above it is read', async () => {
+    const dir = tree({
+      'supabase/functions/deno.json': '{ "imports": { "@openai/agents": "npm:@openai/agents@0.2.0" } }\n',
+      'supabase/functions/agent/deno.json/readme.md': 'a folder, not a config\n',
+      'supabase/functions/agent/index.ts': AGENT,
+    });
+    const { check, eslint } = await findings(dir, 'supabase/functions/agent/index.ts');
+    expect(check.map((f) => `${place(f)} ${f.message}`)).toEqual([expect.stringMatching(/^supabase\/functions\/agent\/index\.ts:1:\d+ .*0\.2\.0/)]);
+    expect(eslint).toHaveLength(1);
+  });
+});
