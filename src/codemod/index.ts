@@ -9,6 +9,7 @@ import { manifestDeclarationsInScans } from '../generate/declarations.js';
 import type { FileScan } from '../scan/types.js';
 import { rewriteFile, type FileContext } from './rewrite-file.js';
 import { appAnswers } from './app-approvals.js';
+import { doorWritesLeft } from './door-writes.js';
 import { dependentAnswers } from './dependent-answers.js';
 import { assertImportLoads, createModuleSettingsLookup } from '../scan/specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
@@ -62,6 +63,7 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
   const findings: CodemodFinding[] = [];
   let alreadyProtected = 0;
   for (const fileScan of scan.files) {
+    if (fileScan.unlisted === undefined) findings.push(...doorWritesLeft(fileScan, path.resolve(root, fileScan.file)));
     if (fileScan.sdkToolCalls.length === 0 && !fileScan.parseError && !hasDoors(fileScan)) {
       alreadyProtected += fileScan.protectedToolCalls.length;
       continue;

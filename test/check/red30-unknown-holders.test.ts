@@ -177,6 +177,44 @@ const kept: Case[] = [
   },
 ];
 
+/** A local door's module, as session 29's tests write it (lines 1-3); `rest` from line 4. */
+const localDoors = (...rest: string[]): Record<string, string> => ({
+  'src/agent.ts': lines(
+    "import { Agent, type Shell } from '@openai/agents';",
+    "import { protectShellTool } from './ctrlrun.generated.js';",
+    'declare const shell: Shell; declare const dockerShell: Shell;',
+    ...rest,
+  ),
+});
+const SH = "protectShellTool('host.shell', { shell })";
+
+/**
+ * 2b. Session 29 kept these silent as forms it did not follow; an object check cannot tell is now
+ * reported (a spread may give the property, a plain function's `this` is whatever calls it).
+ */
+const noLongerSilent: Case[] = [
+  {
+    name: 'a property a later spread may override (`{ sh, ...other }`), session 29 silent',
+    files: localDoors('declare const other: { sh: { shell: Shell } };', `const sh = ${SH};`, 'const kit = { sh, ...other };', 'kit.sh.shell = dockerShell;'),
+    ruleId: 'invoke-replaced',
+    file: 'src/agent.ts',
+    lines: [7],
+  },
+  {
+    name: "a plain `function`'s own `this` inside a method, session 29 silent",
+    files: localDoors(
+      'class A {',
+      `  sh = ${SH};`,
+      '  swap() { return function (this: { sh: { shell: Shell } }) { this.sh.shell = dockerShell; }; }',
+      '}',
+      'export const desk = new Agent({ name: "desk" });',
+    ),
+    ruleId: 'invoke-replaced',
+    file: 'src/agent.ts',
+    lines: [6],
+  },
+];
+
 /** 3. A door exported as the default, a chain of re-exports longer than the search follows. */
 const exported: Case[] = [
   {
@@ -266,7 +304,7 @@ function shellChain(n: number): Record<string, string> {
 }
 
 describe('session 30: a door written on an object check cannot follow', () => {
-  for (const c of [...passed, ...kept, ...exported]) it(`reports ${c.name}`, () => expect(at(c.files, c.ruleId, c.file)).toEqual(c.lines));
+  for (const c of [...passed, ...kept, ...noLongerSilent, ...exported]) it(`reports ${c.name}`, () => expect(at(c.files, c.ruleId, c.file)).toEqual(c.lines));
 
   it('says check cannot tell which object it is, and what to do', () => {
     const [m] = messages(passed[2]!.files, MCP, 'src/ops.ts');
