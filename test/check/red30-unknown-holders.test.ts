@@ -102,6 +102,13 @@ const kept: Case[] = [
     lines: [3],
   },
   {
+    name: 'a loop variable (`for (const s of servers)`)',
+    files: WITH_SERVERS('src/ops.ts', "import { github } from './servers.js';", 'for (const s of [github]) s.toolInputGuardrails = [];'),
+    ruleId: MCP,
+    file: 'src/ops.ts',
+    lines: [2],
+  },
+  {
     name: "a Map's value (`m.get('gh')`)",
     files: WITH_SERVERS(
       'src/ops.ts',

@@ -141,7 +141,15 @@ function opaqueName(cx: FileContext, name: string, ancestors: readonly ts.Node[]
   const found = declarationAt(name, ancestors, cx.hoisted);
   if (!found) return name !== 'undefined' && importOf(cx.sf, name) === undefined;
   const d = found.declaration;
-  return typescript.isParameter(d) || typescript.isBindingElement(d) || typescript.isVariableDeclaration(d) || typescript.isCatchClause(d);
+  // a loop's variable is declared by the loop (scope.ts)
+  return (
+    typescript.isParameter(d) ||
+    typescript.isBindingElement(d) ||
+    typescript.isVariableDeclaration(d) ||
+    typescript.isForOfStatement(d) ||
+    typescript.isForInStatement(d) ||
+    typescript.isForStatement(d)
+  );
 }
 
 /** Whether `this` where `ancestors` end is an object being built: a constructor's or a field initializer's (before anything can protect it). */
