@@ -184,6 +184,22 @@ const kept: Case[] = [
   },
 ];
 
+/** 2a. Past what one question follows: seven names in a row (the holders' search stops after six steps). */
+const tooDeep: Case[] = [
+  {
+    name: 'a server passed through more names than check follows',
+    files: WITH_SERVERS(
+      'src/ops.ts',
+      "import { github } from './servers.js';",
+      'const a1 = github; const a2 = a1; const a3 = a2; const a4 = a3; const a5 = a4; const a6 = a5; const a7 = a6;',
+      'a7.toolInputGuardrails = [];',
+    ),
+    ruleId: MCP,
+    file: 'src/ops.ts',
+    lines: [3],
+  },
+];
+
 /** A local door's module, as session 29's tests write it (lines 1-3); `rest` from line 4. */
 const localDoors = (...rest: string[]): Record<string, string> => ({
   'src/agent.ts': lines(
@@ -311,7 +327,8 @@ function shellChain(n: number): Record<string, string> {
 }
 
 describe('session 30: a door written on an object check cannot follow', () => {
-  for (const c of [...passed, ...kept, ...noLongerSilent, ...exported]) it(`reports ${c.name}`, () => expect(at(c.files, c.ruleId, c.file)).toEqual(c.lines));
+  for (const c of [...passed, ...kept, ...tooDeep, ...noLongerSilent, ...exported])
+    it(`reports ${c.name}`, () => expect(at(c.files, c.ruleId, c.file)).toEqual(c.lines));
 
   it('says check cannot tell which object it is, and what to do', () => {
     const [m] = messages(passed[2]!.files, MCP, 'src/ops.ts');
@@ -333,6 +350,31 @@ describe('session 30: writes on objects check knows stay silent', () => {
         's.toolInputGuardrails = [];',
         "const make = () => new MCPServerStdio({ name: 'x', fullCommand: 'x' });",
         'make().errorFunction = null as never;',
+      ),
+      MCP,
+      'src/ops.ts',
+    ],
+    [
+      'either side of `?:` or `??`, each a server made in the file',
+      WITH_SERVERS(
+        'src/ops.ts',
+        "import { MCPServerStdio } from '@openai/agents';",
+        'declare const flag: boolean;',
+        "const a = new MCPServerStdio({ name: 'a', fullCommand: 'a' });",
+        "const b = new MCPServerStdio({ name: 'b', fullCommand: 'b' });",
+        '(flag ? a : b).toolInputGuardrails = [];',
+        '(a ?? b).errorFunction = null as never;',
+      ),
+      MCP,
+      'src/ops.ts',
+    ],
+    [
+      'a static field (`this` in a static method is the class)',
+      WITH_SERVERS(
+        'src/ops.ts',
+        "import { MCPServerStdio } from '@openai/agents';",
+        "class Pool { static fs = new MCPServerStdio({ name: 'fs', fullCommand: 'fs' }); static reset() { this.fs.toolInputGuardrails = []; } }",
+        'Pool.reset();',
       ),
       MCP,
       'src/ops.ts',
