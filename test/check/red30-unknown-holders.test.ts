@@ -44,6 +44,26 @@ const passed: Case[] = [
     lines: [2],
   },
   {
+    name: 'an exported function, called in its file only with a plain object (another module may give it a server)',
+    files: WITH_SERVERS('src/ops.ts', 'export function open(s: any) { s.toolInputGuardrails = []; }', 'open({ toolInputGuardrails: [] });'),
+    ruleId: MCP,
+    file: 'src/ops.ts',
+    lines: [1],
+  },
+  {
+    name: "a server class's own method emptying its guard list (`this` of an instance protectMcpServer may guard)",
+    files: WITH_SERVERS(
+      'src/ops.ts',
+      "import { MCPServerStdio } from '@openai/agents';",
+      'export class GitHub extends MCPServerStdio {',
+      '  reset() { this.toolInputGuardrails = []; }',
+      '}',
+    ),
+    ruleId: MCP,
+    file: 'src/ops.ts',
+    lines: [3],
+  },
+  {
     name: 'a method given the server (`this.open(github)`)',
     files: WITH_SERVERS(
       'src/ops.ts',
@@ -331,10 +351,11 @@ describe('session 30: a door written on an object check cannot follow', () => {
     it(`reports ${c.name}`, () => expect(at(c.files, c.ruleId, c.file)).toEqual(c.lines));
 
   it('says check cannot tell which object it is, and what to do', () => {
-    const [m] = messages(passed[2]!.files, MCP, 'src/ops.ts');
+    const callback = passed.find((c) => c.name.startsWith('a callback'))!;
+    const [m] = messages(callback.files, MCP, 'src/ops.ts');
     expect(m).toContain('2: `s.errorFunction` is reassigned, and check cannot tell which object `s` is');
     expect(m).toContain('if it is an MCP server protectMcpServer guards, the guarded error function it replaces settles a failed call');
-    const [hint] = lintRepo(passed[2]!.files, { project: testProject(), ruleId: MCP, file: 'src/ops.ts' }).map((f) => f.hint);
+    const [hint] = lintRepo(callback.files, { project: testProject(), ruleId: MCP, file: 'src/ops.ts' }).map((f) => f.hint);
     expect(hint).toContain('// ctrlrun-ignore mcp-server-unguarded -- <why>');
   });
 });
@@ -421,6 +442,7 @@ describe('session 30: writes on objects check knows stay silent', () => {
       'generic `shell`/`editor`/`computer` on unknown objects in a file that does not use the SDK',
       {
         'src/ui.ts': lines(
+          '// the ctrlrun settings panel (a word check reads the file for)',
           'export function wire(app: any, editor: unknown) {',
           '  app.editor = editor;',
           "  (window as any).shell = 'bash';",
