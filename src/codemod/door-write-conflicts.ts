@@ -10,7 +10,9 @@ import type { CodemodFinding, DoorKind } from './types.js';
  * (issue 40 item 4).
  */
 export function doorWriteConflicts(scan: FileScan, fileAbs: string): CodemodFinding[] {
-  const writes = (scan.doorWrites ?? []).map((d) => conflictOf(fileAbs, d.span, DOOR_OF[d.door] ?? 'tool', writeText(d), WRITE_HINT));
+  const writes = (scan.doorWrites ?? []).map((d) =>
+    conflictOf(fileAbs, d.span, DOOR_OF[d.door] ?? 'tool', writeText(d), d.unresolved ? UNRESOLVED_HINT : WRITE_HINT),
+  );
   const invokes = (scan.invokeReplacements ?? []).map((r) =>
     conflictOf(fileAbs, r.span, r.method !== undefined ? 'agent' : 'tool', invokeText(r), r.method !== undefined ? AGENT_HINT : INVOKE_HINT),
   );
@@ -33,6 +35,9 @@ function conflictOf(file: string, span: { line: number; column: number }, door: 
 
 function writeText(d: DoorWrite): string {
   const member = d.inner !== undefined && d.form !== 'contents' ? ` (\`${d.property}.${d.inner}\`)` : '';
+  // an object check cannot follow (a parameter, an element, a function's result): it may be the door
+  if (d.unresolved)
+    return `${doorWriteText(d)}${member} on an object check cannot follow: check reports it, as the write undoes the protection if the object is a door the codemod protects, and the codemod has no rewrite for it`;
   return `${doorWriteText(d)}${member} after ${d.door}(): check reports it, as the door no longer holds the policy, and the codemod has no rewrite for a door changed after it is made`;
 }
 
@@ -44,5 +49,7 @@ function invokeText(r: InvokeReplacement): string {
 
 const WRITE_HINT =
   "Remove the write, or make the change before the door is protected (the server's guardrails before protectMcpServer, the shell given to protectShellTool); then run check again.";
+const UNRESOLVED_HINT =
+  'Keep the door in a `const` of the module that writes it (or write what it needs before it is protected), so check can follow it; then run check again.';
 const INVOKE_HINT = "Keep the tool's `invoke` as it is: change what the tool does in the function it is built with, then run check again.";
 const AGENT_HINT = 'Give the agent its tools, servers and handoffs when it is made instead of replacing the method that lists them; then run check again.';

@@ -13,3 +13,21 @@ export function doorWriteText(d: DoorWrite): string {
 
 /** The text with its first letter a capital. */
 export const capitalized = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
+/** What a door is called in a message about a write on an object check cannot follow. */
+const DOOR_NAMES: Record<string, string> = {
+  protectMcpServer: 'an MCP server protectMcpServer guards',
+  hostedMcpTool: 'a hosted MCP tool',
+  protectShellTool: 'a shell tool protectShellTool protects',
+  protectApplyPatchTool: 'an apply_patch tool protectApplyPatchTool protects',
+  protectComputerTool: 'a computer tool protectComputerTool protects',
+};
+
+/** The message of a door's property written on an object check cannot follow (`DoorWrite.unresolved`), ending with what the write breaks if it is that door. */
+export function unresolvedWriteText(d: DoorWrite, breaks: string): string {
+  return `${capitalized(doorWriteText(d))}, and check cannot tell which object ${d.target !== undefined ? `\`${d.target}\`` : 'it'} is (a parameter, an element, a function's result, a field check does not follow): if it is ${DOOR_NAMES[d.door] ?? 'a protected door'}, ${breaks}.`;
+}
+
+/** The hint of such a write, for the rule it is reported under. */
+export const unresolvedHint = (ruleId: string): string =>
+  `Keep the door in a \`const\` (or a class field, an object's property) of the module that writes it and write it there, so check can follow it; if the object is no door, say so above the line: \`// ctrlrun-ignore ${ruleId} -- <why>\`.`;

@@ -36,13 +36,20 @@ export function settleImportedWrites(scans: readonly FileScan[], modules: DoorMo
     if (!scan.importedWrites) continue;
     const from = path.resolve(modules.root, scan.file);
     for (const w of scan.importedWrites) {
-      const door = exportedDoor(modules, w.specifier, from, w.name, 0);
-      if (door !== undefined && w.breaks.includes(door)) report(scan, w, door);
+      const door = exportedDoor(modules, w.specifier, from, w.name, 0, new Set());
+      if (door === TOO_FAR) {
+        // followed through more re-exports than CHAIN: reported as a write check cannot follow (fail closed)
+        const breaks = w.breaks.find((d) => d !== AGENT_DOOR);
+        if (breaks !== undefined) report(scan, w, breaks, true);
+      } else if (door !== undefined && w.breaks.includes(door)) report(scan, w, door);
     }
   }
 }
 
-function report(scan: FileScan, w: ImportedWrite, door: string): void {
+/** What `exportedDoor` answers when the chain of re-exports is longer than it follows. */
+const TOO_FAR = '\0too-far';
+
+function report(scan: FileScan, w: ImportedWrite, door: string, unresolved = false): void {
   if (door === AGENT_DOOR) {
     const form = w.form as 'assignment' | 'object-assign' | 'reflection';
     scan.invokeReplacements = scan.invokeReplacements ?? [];
@@ -66,13 +73,22 @@ function report(scan: FileScan, w: ImportedWrite, door: string): void {
     ...(w.inner !== undefined ? { inner: w.inner } : {}),
     ...(w.via !== undefined ? { via: w.via } : {}),
     ...(w.target !== undefined ? { target: w.target } : {}),
+    ...(unresolved ? { unresolved: true as const } : {}),
   });
 }
 
-/** The door `specifier` (imported from `fromAbs`) exports as `name`, followed through re-exports. */
-function exportedDoor(m: DoorModules, specifier: string, fromAbs: string, name: string, depth: number): string | undefined {
+/**
+ * The door `specifier` (imported from `fromAbs`) exports as `name`, followed through re-exports;
+ * TOO_FAR past CHAIN of them. A module and name met again on the way (`export *` both ways) is a
+ * cycle: nothing more there.
+ */
+function exportedDoor(m: DoorModules, specifier: string, fromAbs: string, name: string, depth: number, seen: Set<string>): string | undefined {
   const target = resolveSpecifier(m.layout, specifier, fromAbs);
-  if (target?.kind !== 'file' || depth > CHAIN) return undefined;
+  if (target?.kind !== 'file') return undefined;
+  const key = `${target.file}\0${name}`;
+  if (seen.has(key)) return undefined;
+  if (depth > CHAIN) return TOO_FAR;
+  seen.add(key);
   const own = m.scanOf(target.file)?.exportedDoors?.[name];
   if (own !== undefined) return own;
   const sf = m.treeOf(target.file);
@@ -81,7 +97,7 @@ function exportedDoor(m: DoorModules, specifier: string, fromAbs: string, name: 
     if (!typescript.isExportDeclaration(st) || st.isTypeOnly) continue;
     const again = reexported(sf, st, name);
     if (again === undefined) continue;
-    const door = exportedDoor(m, again.specifier, target.file, again.name, depth + 1);
+    const door = exportedDoor(m, again.specifier, target.file, again.name, depth + 1, seen);
     if (door !== undefined) return door;
   }
   return undefined;
@@ -125,28 +141,32 @@ export interface WriterSearch {
 export function writersOfDoors(s: WriterSearch): DoorModules {
   const names = new Set<string>();
   for (const scan of s.scans) for (const name of Object.keys(scan.exportedDoors ?? {})) if (name !== 'default') names.add(name);
+  const defaults = s.scans.some((scan) => scan.exportedDoors?.default !== undefined);
   // the files that may write a door: those the prefilter passed over that name a door word (few, and
   // rare outside a writer); the names they must also hold, the test-file rule last, as it costs a path
   const mayWrite: Array<readonly [string, string | Buffer]> = [];
-  if (names.size > 0) {
+  if (names.size > 0 || defaults) {
     for (const [abs, text] of s.texts.texts) {
       if (s.parsed.has(abs) || !isSourceFile(abs)) continue;
       if (s.doorWord?.(abs) ?? DOOR_WORD.test(typeof text === 'string' ? text : text.toString('latin1'))) mayWrite.push([abs, text]);
     }
   }
+  // renamed more often than the rounds follow, or a default export (imported under any name): every
+  // file naming a door word is a writer to read (fail closed; the door words are rare)
+  let anyName = defaults;
   // the renames matter to such a file; with none, only to a text edited later, so searched for then
   let renamed = false;
   const renamedTokens = (): void => {
     if (renamed) return;
     renamed = true;
-    renamedExports(s, names);
+    if (!renamedExports(s, names)) anyName = true;
     for (const n of names) s.seenTokens.add(n);
   };
   for (const n of names) s.seenTokens.add(n);
   if (mayWrite.length > 0) renamedTokens();
   const fresh: string[] = [];
   for (const [abs, text] of mayWrite) {
-    if (![...names].some((n) => text.includes(n)) || s.leftOut(abs)) continue;
+    if ((!anyName && ![...names].some((n) => text.includes(n))) || s.leftOut(abs)) continue;
     s.parsed.set(abs, parseSource(abs, s.texts.textOf(abs)!));
     fresh.push(abs);
   }
@@ -167,10 +187,14 @@ export function writersOfDoors(s: WriterSearch): DoorModules {
   return { root: s.root, layout: s.layout, scanOf: (abs) => byAbs.get(abs), treeOf, renamedTokens };
 }
 
-/** Adds the names the doors are exported again under (`export { github as gh } from './doors'`), a few renames deep. */
-function renamedExports(s: WriterSearch, names: Set<string>): void {
+/** How many renames deep the names are searched for. */
+const RENAME_ROUNDS = 4;
+
+/** Adds the names the doors are exported again under (`export { github as gh } from './doors'`), a few renames deep; false when a name was renamed again past the last round. */
+function renamedExports(s: WriterSearch, names: Set<string>): boolean {
   let layer = [...names];
-  for (let round = 0; round < 4 && layer.length > 0; round++) {
+  for (let round = 0; round <= RENAME_ROUNDS && layer.length > 0; round++) {
+    if (round === RENAME_ROUNDS) return false;
     const next: string[] = [];
     const alternatives = layer.map((n) => n.replace(/\$/g, '\\$')).join('|');
     const as = new RegExp(`(?<![\\w$])(?:${alternatives})\\s+as\\s+([A-Za-z_$][\\w$]*)`, 'g');
@@ -193,4 +217,5 @@ function renamedExports(s: WriterSearch, names: Set<string>): void {
     }
     layer = next;
   }
+  return true;
 }

@@ -36,6 +36,13 @@ export const PREFILTER_TOKENS = [
   '`computer`',
   'apply_patch',
   'hosted_tool',
+  // a door's part the SDK alone names, written on an object check cannot follow (file/door-writes.ts
+  // `unknownHolderDoor`): the writer need not import anything (a helper given the server)
+  'toolInputGuardrails',
+  'toolOutputGuardrails',
+  'errorFunction',
+  'require_approval',
+  'on_approval',
   // a route on the edge runtime (`export const runtime = 'edge'`) seeds the browser-side analysis
   // though it need not name the SDK (it imports the agents from another module)
   "edge'",

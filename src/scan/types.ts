@@ -192,8 +192,14 @@ export interface DoorWrite {
   form: 'spread' | 'object-assign' | 'assignment' | 'reflection' | 'contents';
   /** The reflective call, for `reflection` (`Object.defineProperty`). */
   via?: string;
-  /** The identifier the door is held in, when it is one. */
+  /** The identifier the door is held in, when it is one (the object's text when `unresolved`). */
   target?: string;
+  /**
+   * Check cannot tell which object is written (a parameter of a method or a callback, an element of
+   * an array, a function's result, a field of a base class, an export followed too far): `door` is
+   * the one the write would break if it were that door.
+   */
+  unresolved?: true;
 }
 
 /**

@@ -223,23 +223,11 @@ describe('session 29: safe code beside them stays silent', () => {
       "(kit.sh as any).description = 'Run';",
       'kit.opts.shell = dockerShell;',
     ),
-    'a property overridden by a later spread is not followed (`{ sh, ...other }`)': localDoors(
-      'declare const other: { sh: { shell: Shell } };',
-      `const sh = ${SH};`,
-      'const kit = { sh, ...other };',
-      'kit.sh.shell = dockerShell;',
-    ),
     'a class field that is no door, and a door field of another class': localDoors(
       `class A { sh = ${SH}; }`,
       'class B { sh = { shell }; swap() { this.sh.shell = dockerShell; } }',
       'export const a = new A();',
       'new B().sh.shell = dockerShell;',
-    ),
-    'a plain `function` inside a method has its own `this`': localDoors(
-      'class A {',
-      `  sh = ${SH};`,
-      '  swap() { return function (this: { sh: { shell: Shell } }) { this.sh.shell = dockerShell; }; }',
-      '}',
     ),
     'a static field’s `this` is the class: a door in an instance field of the same name is not it': localDoors(
       'class A {',

@@ -127,7 +127,16 @@ describe('loops the readers must not follow forever', () => {
       'm({ p: shellTool });',
     );
     const found = findings({ 'src/m.ts': `${HEAD}${body}` });
-    expect(found.map((f) => f.split(' ').slice(0, 2).join(' '))).toEqual([`${HEAD_LINES + 4}:34 invoke-replaced:`, `${HEAD_LINES + 9}:30 invoke-replaced:`]);
+    // `o.p` (its own initializer) and `this.b` (a loop of fields) lead to no value, and `f` is passed
+    // as a value (`f(f)`), so its calls are not all seen: objects check cannot follow, reported as
+    // such (fail closed); `m`'s parameter is the door itself
+    expect(found.map((f) => f.split(' ').slice(0, 2).join(' '))).toEqual([
+      `${HEAD_LINES + 2}:1 invoke-replaced:`,
+      `${HEAD_LINES + 3}:119 invoke-replaced:`,
+      `${HEAD_LINES + 4}:34 invoke-replaced:`,
+      `${HEAD_LINES + 9}:30 invoke-replaced:`,
+    ]);
+    expect(found.filter((f) => f.includes('check cannot tell which object'))).toHaveLength(3);
   });
 });
 

@@ -3,7 +3,7 @@ import type { PolicyAction } from '../../policy/types.js';
 import { yamlScalar } from '../../manifest/yaml-scalar.js';
 import type { Finding, ProjectContext, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
-import { capitalized, doorWriteText } from '../../scan/door-write-text.js';
+import { capitalized, doorWriteText, unresolvedHint, unresolvedWriteText } from '../../scan/door-write-text.js';
 import { hostedLabelsOf } from '../../scan/names.js';
 
 export const hostedMcpUnguardedMeta: RuleMeta = {
@@ -31,6 +31,14 @@ function approvalDropped(scan: FileScan): Finding[] {
   return (scan.doorWrites ?? [])
     .filter((d) => d.door === 'hostedMcpTool' || d.door === 'protectHostedMcp')
     .map((d) => {
+      if (d.unresolved)
+        return findingOf(
+          hostedMcpUnguardedMeta,
+          scan.file,
+          d.span,
+          unresolvedWriteText(d, 'the SDK sends `providerData` to the model provider as it is, so its calls may run with no approval the policy answers'),
+          unresolvedHint(hostedMcpUnguardedMeta.id),
+        );
       const what = d.inner !== undefined ? `\`${d.target ?? 'the tool'}.providerData.${d.inner}\` is written` : capitalized(doorWriteText(d));
       return findingOf(
         hostedMcpUnguardedMeta,

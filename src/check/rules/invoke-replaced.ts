@@ -1,6 +1,6 @@
 import type { DoorWrite, FileScan, InvokeReplacement } from '../../scan/types.js';
 import type { Finding, RuleMeta } from '../types.js';
-import { capitalized, doorWriteText } from '../../scan/door-write-text.js';
+import { capitalized, doorWriteText, unresolvedHint, unresolvedWriteText } from '../../scan/door-write-text.js';
 import { findingOf } from './rule-finding.js';
 
 export const invokeReplacedMeta: RuleMeta = {
@@ -68,6 +68,14 @@ const LOCAL_DOORS: Record<string, { kind: string; calls: string } | undefined> =
 /** The body (`shell`, `editor`, `computer`) of a protected local door replaced. */
 function bodyReplaced(scan: FileScan, d: DoorWrite): Finding {
   const door = LOCAL_DOORS[d.door]!;
+  if (d.unresolved)
+    return findingOf(
+      invokeReplacedMeta,
+      scan.file,
+      d.span,
+      unresolvedWriteText(d, `it runs ${door.calls} the policy denied or nobody approved`),
+      unresolvedHint(invokeReplacedMeta.id),
+    );
   return findingOf(
     invokeReplacedMeta,
     scan.file,

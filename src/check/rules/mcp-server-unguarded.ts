@@ -2,7 +2,7 @@ import type { FileScan } from '../../scan/types.js';
 import { yamlScalar } from '../../manifest/yaml-scalar.js';
 import type { Finding, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
-import { capitalized, doorWriteText } from '../../scan/door-write-text.js';
+import { capitalized, doorWriteText, unresolvedHint, unresolvedWriteText } from '../../scan/door-write-text.js';
 
 export const mcpServerUnguardedMeta: RuleMeta = {
   id: 'mcp-server-unguarded',
@@ -33,17 +33,30 @@ function droppedGuardFindings(scan: FileScan): Finding[] {
   return (scan.doorWrites ?? [])
     .filter((d) => d.door === 'protectMcpServer')
     .map((d) =>
-      findingOf(
-        mcpServerUnguardedMeta,
-        scan.file,
-        d.span,
-        d.property === 'errorFunction'
-          ? `${capitalized(doorWriteText(d))} after protectMcpServer: the guarded error function it replaces settles a failed call's receipt and effect, so a failure is left unrecorded (and a text returned is retried blind by the model).`
-          : `${capitalized(doorWriteText(d))} after protectMcpServer: the policy's guard is the first of the server's \`${d.property}\`, so ${d.property === 'toolInputGuardrails' ? 'every call of the server now runs with no policy, no approval and no receipt' : 'the calls it let through are never settled: no receipt, no effect recorded'}.`,
-        d.property === 'errorFunction'
-          ? 'Leave `errorFunction` to protectMcpServer; to handle failures, give the server its own before it is protected (protectMcpServer keeps it, after its own settlement).'
-          : `Add guardrails without removing the policy's: \`${d.target ?? 'server'}.${d.property}.push(audit)\`, or give them to the server before protectMcpServer (it puts its guard first and keeps yours).`,
-      ),
+      d.unresolved
+        ? findingOf(
+            mcpServerUnguardedMeta,
+            scan.file,
+            d.span,
+            unresolvedWriteText(
+              d,
+              d.property === 'errorFunction'
+                ? 'the guarded error function it replaces settles a failed call, so a failure is left unrecorded'
+                : `the policy's guard is the first of its \`${d.property}\`, so its calls may run with no policy, no approval and no receipt`,
+            ),
+            unresolvedHint(mcpServerUnguardedMeta.id),
+          )
+        : findingOf(
+            mcpServerUnguardedMeta,
+            scan.file,
+            d.span,
+            d.property === 'errorFunction'
+              ? `${capitalized(doorWriteText(d))} after protectMcpServer: the guarded error function it replaces settles a failed call's receipt and effect, so a failure is left unrecorded (and a text returned is retried blind by the model).`
+              : `${capitalized(doorWriteText(d))} after protectMcpServer: the policy's guard is the first of the server's \`${d.property}\`, so ${d.property === 'toolInputGuardrails' ? 'every call of the server now runs with no policy, no approval and no receipt' : 'the calls it let through are never settled: no receipt, no effect recorded'}.`,
+            d.property === 'errorFunction'
+              ? 'Leave `errorFunction` to protectMcpServer; to handle failures, give the server its own before it is protected (protectMcpServer keeps it, after its own settlement).'
+              : `Add guardrails without removing the policy's: \`${d.target ?? 'server'}.${d.property}.push(audit)\`, or give them to the server before protectMcpServer (it puts its guard first and keeps yours).`,
+          ),
     );
 }
 

@@ -127,6 +127,8 @@ export interface FileContext {
     resolved?: { expr: ts.Expression; scope: Map<string, Binding | null> | undefined; answer: ResolvedMember | undefined };
     /** The file's direct calls of a function by its name, with their ancestors (file/door-holders.ts). */
     callsByName?: Map<string, Array<{ call: ts.CallExpression; scope: readonly ts.Node[] }>>;
+    /** Whether the file names a function other than where it is declared or called (file/door-holders.ts). */
+    namedOtherwise?: Map<string, boolean>;
   };
   moduleLoads: ModuleLoadContext;
   runScan: RunScanContext;

@@ -18,7 +18,7 @@ export const AGENT_DOOR = 'Agent';
 /** The door a top-level value holds: `door` of door-writes.ts, or an SDK agent made with `new`. */
 export type DoorOfValue = (expr: ts.Expression, ancestors: readonly ts.Node[]) => string | undefined;
 
-/** The doors the file exports, by exported name: `export const github = protectMcpServer(...)`, `export { sh as shell }`. */
+/** The doors the file exports, by exported name: `export const github = protectMcpServer(...)`, `export { sh as shell }`, `export default server` (as `default`). */
 export function exportedDoors(cx: FileContext, doorOf: DoorOfValue): Record<string, string> | undefined {
   const out: Record<string, string> = {};
   const top: readonly ts.Node[] = [cx.sf];
@@ -37,6 +37,10 @@ export function exportedDoors(cx: FileContext, doorOf: DoorOfValue): Record<stri
         const door = typescript.isIdentifier(d.name) && d.initializer ? heldBy(d.initializer) : undefined;
         if (door !== undefined) out[(d.name as ts.Identifier).text] = door;
       }
+    } else if (typescript.isExportAssignment(st) && !st.isExportEquals) {
+      // `export default protectMcpServer(...)`, `export default server`
+      const door = heldBy(st.expression);
+      if (door !== undefined) out.default = door;
     } else if (typescript.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && typescript.isNamedExports(st.exportClause)) {
       for (const el of st.exportClause.elements) {
         const door = heldBy((el.propertyName ?? el.name) as ts.Identifier);

@@ -2,12 +2,12 @@ import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
 import { isToolFactory } from '../imports.js';
-import { isStringLike, skipWrappers } from '../syntax.js';
+import { isStringLike, propertyName, skipWrappers } from '../syntax.js';
 import type { DoorWrite, InvokeReplacement } from '../types.js';
 import { doorOf, resolve, varKey, type FileContext } from './context.js';
 import type { PropertyWrite } from './property-writes.js';
 import { AGENT_DOOR, exportedDoors, importedWrite } from './door-exports.js';
-import { heldValues, type HeldValue } from './door-holders.js';
+import { heldValues, MAX_HELD, type HeldBudget, type HeldValue } from './door-holders.js';
 import { onHandoffInvokeWritten } from './handoffs.js';
 import { HOSTED_SHELL, makesHostedShell, makesShellLocal } from './hosted-shells.js';
 
@@ -100,25 +100,28 @@ export function settleDoorWrites(cx: FileContext): void {
   const reported = new Set<ts.Node>();
   for (const { write: w, ancestors } of cx.pendingWrites) {
     if (reported.has(w.node)) continue;
-    const door = doorHeldBy(cx, w.target, ancestors, w.node.pos);
-    if (door === undefined) {
+    const held = doorHeldBy(cx, w.target, ancestors, w.node.pos);
+    const door = held.door ?? (held.opaque ? unknownHolderDoor(cx, w) : undefined);
+    if (held.door === undefined) {
       const imported = importedWrite(cx, w, ancestors, breaksOf(w));
       if (imported !== undefined) {
         reported.add(w.node);
         cx.scan.importedWrites = [...(cx.scan.importedWrites ?? []), imported];
+        continue;
       }
-      continue;
     }
-    if (!BREAKS[door]!(w)) continue;
+    if (door === undefined || !BREAKS[door]!(w)) continue;
     reported.add(w.node);
     const d: DoorWrite = { kind: 'door-write', span: spanOf(w.node, cx.sf), door, property: w.key, form: w.form };
     if (w.inner !== undefined) d.inner = w.inner;
     if (w.via !== undefined) d.via = w.via;
     const t = skipWrappers(w.target);
     if (typescript.isIdentifier(t)) d.target = t.text;
+    else if (held.door === undefined) d.target = t.getText(cx.sf);
+    if (held.door === undefined) d.unresolved = true;
     cx.scan.doorWrites!.push(d);
   }
-  const exported = exportedDoors(cx, (e, ancestors) => doorHeldBy(cx, e, ancestors, cx.sf.end));
+  const exported = exportedDoors(cx, (e, ancestors) => doorHeldBy(cx, e, ancestors, cx.sf.end).door);
   if (exported !== undefined) cx.scan.exportedDoors = exported;
 }
 
@@ -134,12 +137,41 @@ function breaksOf(w: PropertyWrite): string[] {
  * object's property, a class field or a parameter holds (file/door-holders.ts), a server guarded in
  * place (`protectMcpServer(fs)`) before `at`. The first door found, when the holder may hold several.
  */
-function doorHeldBy(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[], at: number): string | undefined {
-  for (const v of heldValues(cx, { expr, ancestors, at })) {
+function doorHeldBy(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[], at: number): { door?: string; opaque: boolean } {
+  const budget: HeldBudget = { left: MAX_HELD, seen: new Map() };
+  for (const v of heldValues(cx, { expr, ancestors, at }, 0, budget)) {
     const door = doorMadeBy(cx, v);
-    if (door !== undefined) return door;
+    if (door !== undefined) return { door, opaque: false };
   }
-  return undefined;
+  return { opaque: budget.opaque === true };
+}
+
+/**
+ * The door a write on an object check cannot follow would break if the object were one (issue 40,
+ * item 4; fail closed, as `invoke` on any object is). Only for the properties that are the SDK's own
+ * and rare elsewhere (a server's guard lists and `errorFunction`, a hosted tool's approval in
+ * `providerData`), and for a local door's body (`shell`, `editor`, `computer`, common words) only in
+ * a file that uses the SDK or the generated module.
+ */
+function unknownHolderDoor(cx: FileContext, w: PropertyWrite): string | undefined {
+  if (w.beforeSpread || w.form === 'spread') return undefined;
+  if (GUARD_LISTS.has(w.key) || w.key === 'errorFunction') return 'protectMcpServer';
+  if (w.key === 'providerData') return writesApproval(w) ? 'hostedMcpTool' : undefined;
+  const local = LOCAL_BODIES[w.key];
+  return local !== undefined && (cx.scan.importsSdk || cx.generatedDoorNames.size > 0 || cx.generatedNamespaces.size > 0) ? local : undefined;
+}
+
+const LOCAL_BODIES: Record<string, string | undefined> = { shell: 'protectShellTool', editor: 'protectApplyPatchTool', computer: 'protectComputerTool' };
+
+/** `x.providerData.require_approval = v`, `.on_approval = f`, or `x.providerData = { require_approval, ... }`: items of the SDK carry a `providerData` too, so only a write of the approval keys counts. */
+function writesApproval(w: PropertyWrite): boolean {
+  if (w.inner !== undefined) return w.inner === 'require_approval' || w.inner === 'on_approval';
+  const v = w.value && skipWrappers(w.value);
+  return (
+    v !== undefined &&
+    typescript.isObjectLiteralExpression(v) &&
+    v.properties.some((p) => typescript.isSpreadAssignment(p) || ['require_approval', 'on_approval'].includes(propertyName(p.name) ?? ''))
+  );
 }
 
 function doorMadeBy(cx: FileContext, v: HeldValue): string | undefined {

@@ -1,0 +1,79 @@
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCodemod } from '../../src/codemod/index.js';
+import { loadProject } from '../../src/manifest/load.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+
+/**
+ * Session 30: a write that breaks a door (check's door writes), or may break one because check
+ * cannot tell which object it writes, is a conflict of the codemod, at the write: the summary never
+ * says "0 conflicts" on a broken door.
+ */
+const MANIFEST =
+  'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools:\n  - mcp: { server: github, tool: "*" }\n    action: weather.get\n';
+
+async function codemodOf(files: Record<string, string>) {
+  const dir = makeTempDir('codemod-red30-');
+  dirs.push(dir);
+  cpSync(path.join(FIXTURES, 'codemod', '_shared'), dir, { recursive: true });
+  writeFileSync(path.join(dir, 'ctrlrun.tools.yaml'), MANIFEST);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  const project = loadProject({ cwd: dir });
+  return { dir, result: await runCodemod({ manifest: project.manifest, policy: project.policy }) };
+}
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+describe('codemod: door writes are conflicts', () => {
+  it('a guard list written on a parameter of a helper (an object check cannot follow)', async () => {
+    const { dir, result } = await codemodOf({ 'src/tamper.ts': 'export function open(s: any) {\n  s.toolInputGuardrails = [];\n}\n' });
+    expect(result.findings).toEqual([
+      expect.objectContaining({
+        kind: 'door-left',
+        reason: 'conflict',
+        door: 'mcpServers',
+        file: path.join(dir, 'src/tamper.ts'),
+        line: 2,
+        message: expect.stringContaining('`s.toolInputGuardrails` is reassigned on an object check cannot follow'),
+      }),
+    ]);
+    expect(result.summary.conflicts).toBe(1);
+    expect(result.exitCode).toBe(1);
+  });
+
+  it("a guarded server's guard list emptied where check follows it", async () => {
+    const { result } = await codemodOf({
+      'src/servers.ts': [
+        "import { MCPServerStdio } from '@openai/agents';",
+        "import { protectMcpServer } from './ctrlrun.generated.js';",
+        "export const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
+        'github.toolOutputGuardrails.length = 0;',
+        '',
+      ].join('\n'),
+    });
+    expect(result.findings.filter((f) => f.kind === 'door-left')).toEqual([
+      expect.objectContaining({ reason: 'conflict', line: 4, message: expect.stringContaining('after protectMcpServer(): check reports it') }),
+    ]);
+    expect(result.summary.conflicts).toBe(1);
+  });
+
+  it('control: a guardrail pushed, and an unguarded server of the file written, are no conflict', async () => {
+    const { result } = await codemodOf({
+      'src/ops.ts': [
+        "import { MCPServerStdio } from '@openai/agents';",
+        'declare const audit: never;',
+        "const s = new MCPServerStdio({ name: 'fs', fullCommand: 'fs-mcp' });",
+        's.toolInputGuardrails = [];',
+        'export function add(x: any) { x.toolInputGuardrails.push(audit); }',
+        '',
+      ].join('\n'),
+    });
+    expect(result.findings.filter((f) => f.kind === 'door-left')).toEqual([]);
+    expect(result.summary.conflicts).toBe(0);
+  });
+});
