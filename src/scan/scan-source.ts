@@ -8,7 +8,6 @@ import { namesCreateRequire } from './module-loads.js';
 import { runtimeImportNames } from './runs.js';
 import { findSuppressions } from './suppressions.js';
 import { collectAliasNames, topLevelConstStrings } from './syntax.js';
-import type { NodeOrder } from './scope.js';
 import { topLevelBindings } from './values.js';
 import type { FileScan, ImportedName, ModuleImport } from './types.js';
 import { GENERATED_DOORS, initializerOf, sdkMember, sdkTypeMember, type FileContext, type ScanSourceOptions } from './file/context.js';
@@ -120,8 +119,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
   // declaration anywhere could bind to the SDK (an alias in a function body).
   const interesting = new Set(bindings.keys());
   const hoisted = new Map<ts.Node, ts.VariableDeclaration[]>();
-  const order: NodeOrder = { nodes: [], ends: [] };
-  const declarations = collectAliasNames(sf, interesting, hoisted, order);
+  const declarations = collectAliasNames(sf, interesting, hoisted);
   const constStrings = topLevelConstStrings(sf);
   const ancestors: ts.Node[] = [];
   const cx: FileContext = {
@@ -137,7 +135,6 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     hoisted,
     constStrings,
     declarations,
-    order,
     scopes: [],
     ancestors,
     generatedDoorNames: new Map(),

@@ -117,42 +117,20 @@ function declaredByStatement(st: ts.Statement, add: (n: ts.BindingName | ts.Iden
 export type HoistedVars = ReadonlyMap<ts.Node, readonly ts.VariableDeclaration[]>;
 
 /**
- * Every node of a file in the order a walk from the file meets them (`forEachChild`'s, each node
- * before its children), with the index just past each node's subtree: a later walk of the same
- * tree reads the list instead of calling `forEachChild` again (file/visit.ts).
- */
-export interface NodeOrder {
-  nodes: ts.Node[];
-  /** `ends[i]`: the index after the last node of `nodes[i]`'s subtree (`i + 1` for a node with no children). */
-  ends: number[];
-}
-
-/**
  * A walk of a file that keeps, for each node, the function or class it is in, and files each `var`
  * declaration under its function (none under a class): what `collectHoistedVars` finds by walking
  * each function's body again, found in a walk the scan makes anyway (issue 40, item 8). `onNode`
- * is called for each node whose kind `kinds` marks (1), in the order `forEachChild` gives; `order`,
- * when given, receives every node in that order.
+ * is called for each node whose kind `kinds` marks (1), in the order `forEachChild` gives.
  */
-export function walkHoistingVars(
-  sf: ts.SourceFile,
-  hoisted: Map<ts.Node, ts.VariableDeclaration[]>,
-  kinds: Uint8Array,
-  onNode: (n: ts.Node) => void,
-  order?: NodeOrder,
-): void {
+export function walkHoistingVars(sf: ts.SourceFile, hoisted: Map<ts.Node, ts.VariableDeclaration[]>, kinds: Uint8Array, onNode: (n: ts.Node) => void): void {
   const owners = ownerKinds();
   const list = typescript.SyntaxKind.VariableDeclarationList;
   const blockScoped = typescript.NodeFlags.BlockScoped;
   // the innermost function or class around the node being visited (undefined: the file itself)
   let owner: ts.Node | undefined;
   const lastToken = typescript.SyntaxKind.LastToken;
-  const nodes = order?.nodes;
-  const ends = order?.ends;
   const visit = (n: ts.Node): void => {
     if (kinds[n.kind] === 1) onNode(n);
-    const at = nodes === undefined ? 0 : nodes.push(n) - 1;
-    ends?.push(at + 1);
     // a token (a name, a literal, a keyword) has no children: not handed to forEachChild
     if (n.kind <= lastToken) return;
     if (n.kind === list && !(n.flags & blockScoped) && owner !== undefined && owners[owner.kind] === FUNCTION) {
@@ -167,7 +145,6 @@ export function walkHoistingVars(
       typescript.forEachChild(n, visit);
       owner = outer;
     }
-    if (ends !== undefined) ends[at] = nodes!.length;
   };
   visit(sf);
 }

@@ -1,7 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { spanOf } from './parse.js';
-import { type NodeOrder, walkHoistingVars } from './scope.js';
+import { walkHoistingVars } from './scope.js';
 import type { HostedMcpCall, OptionProperty, Span, ToolCallOptions } from './types.js';
 
 // Pure readers of TypeScript syntax the file scan shares: wrappers, literals, option objects.
@@ -175,10 +175,9 @@ function indexKinds(): Uint8Array {
 /**
  * Adds to `names` every identifier a variable declaration binds whose initializer could be an SDK
  * alias; the same walk files each `var` declaration under the function it is hoisted to (`hoisted`,
- * for the scopes of the scan's walk), indexes the file's declarations by name, and lists the nodes
- * in `order` when given (the scan's walk reads them from there).
+ * for the scopes of the scan's walk) and indexes the file's declarations by name.
  */
-export function collectAliasNames(sf: ts.SourceFile, names: Set<string>, hoisted: Map<ts.Node, ts.VariableDeclaration[]>, order?: NodeOrder): DeclarationIndex {
+export function collectAliasNames(sf: ts.SourceFile, names: Set<string>, hoisted: Map<ts.Node, ts.VariableDeclaration[]>): DeclarationIndex {
   const k = typescript.SyntaxKind;
   const index: DeclarationIndex = { initializers: new Map(), classes: new Map(), constObjects: new Map() };
   const { initializers, classes, constObjects } = index;
@@ -215,7 +214,7 @@ export function collectAliasNames(sf: ts.SourceFile, names: Set<string>, hoisted
       for (const name of bindingNames(d.name)) names.add(name);
     }
   };
-  walkHoistingVars(sf, hoisted, indexKinds(), read, order);
+  walkHoistingVars(sf, hoisted, indexKinds(), read);
   return index;
 }
 

@@ -9,7 +9,6 @@ import { rootIdentifier, skipWrappers, type DeclarationIndex } from '../syntax.j
 import { declarationOf, initializerInScope, valuesInScope } from '../local-values.js';
 import { valueOfExpr } from '../values.js';
 import type { ModuleTreeReader } from '../imported-types.js';
-import type { NodeOrder } from '../scope.js';
 import type { PendingWrite } from './property-writes.js';
 import { typeImportedSdkName } from '../written-sdk-type.js';
 import type { CalleeBinding, FileScan, McpServerList, ModuleImport, RunCall, SandboxAgentSite, SdkFactoryCall, SdkValue, Span } from '../types.js';
@@ -122,8 +121,6 @@ export interface FileContext {
   /** Lazily built indexes of the file's declarations. */
   /** The file's declarations by name (first of each), found by the walk before the scan's (syntax.ts). */
   declarations: DeclarationIndex;
-  /** The file's nodes as that walk met them: the scan's walk reads them (file/visit.ts), then lets them go. */
-  order: NodeOrder | undefined;
   cache: {
     returns?: Map<string, ts.Expression[]>;
     /** The last callee `resolve` answered, with the innermost scope open then (see `resolve`). */

@@ -82,47 +82,25 @@ function readers(): ReadonlyArray<Reader | undefined> {
   return table;
 }
 
-/**
- * The scan's walk: each node in `forEachChild`'s order (each before its children), with the scopes
- * it opens and the ancestors open while it and its children are read. Read from the node list the
- * walk before it made (`cx.order`, scope.ts `walkHoistingVars`) rather than by `forEachChild` again
- * (issue 40, item 8); the list is let go after.
- */
 export function visitFile(cx: FileContext): void {
   const k = typescript.SyntaxKind;
   // each node's kind is tested against these tables: the calls are made only for the nodes they read
   const scopes = cx.interesting.size > 0 ? scopeKinds() : undefined;
   const read = readers();
   const lastToken = k.LastToken;
-  if (cx.order === undefined) throw new Error('internal: a file was walked twice by its scan');
-  const { nodes, ends } = cx.order;
-  cx.order = undefined;
-  // the nodes whose children are being read: where their subtree ends, and whether they opened a scope
-  const openEnds: number[] = [];
-  const opened: boolean[] = [];
-  const close = (): void => {
-    openEnds.pop();
-    cx.ancestors.pop();
-    if (opened.pop()) cx.scopes.pop();
-  };
-  for (let i = 0; i < nodes.length; ) {
-    while (openEnds.length > 0 && openEnds[openEnds.length - 1]! <= i) close();
-    const node = nodes[i]!;
+  const visit = (node: ts.Node): void => {
     // a token (a name, a literal, a keyword) opens no scope and has no children
     if (node.kind <= lastToken) {
       read[node.kind]?.(cx, node);
-      i++;
-      continue;
+      return;
     }
-    if (node.kind === k.ImportDeclaration || node.kind === k.ImportEqualsDeclaration) {
-      i = ends[i]!;
-      continue;
-    }
-    opened.push(scopes !== undefined && scopes[node.kind] === 1 && openScope(cx, node));
+    if (node.kind === k.ImportDeclaration || node.kind === k.ImportEqualsDeclaration) return;
+    const opened = scopes !== undefined && scopes[node.kind] === 1 && openScope(cx, node);
     read[node.kind]?.(cx, node);
     cx.ancestors.push(node);
-    openEnds.push(ends[i]!);
-    i++;
-  }
-  while (openEnds.length > 0) close();
+    typescript.forEachChild(node, visit);
+    cx.ancestors.pop();
+    if (opened) cx.scopes.pop();
+  };
+  visit(cx.sf);
 }
