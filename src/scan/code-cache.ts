@@ -50,9 +50,18 @@ export function cacheKey(key: string): string {
   return `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}${key.length.toString(16)}`;
 }
 
-/** The cache file of `file` (as `stat` describes it) for this Node, in the cache folder. */
+/**
+ * Where a process that changed V8's flags says so (cli/one-shot-tiering.ts): V8 rejects a cache
+ * written under other flags, so such a process keeps caches of its own, and a check and a codemod
+ * run in turn do not each reject and write again the cache the other wrote. On the global object:
+ * the launcher and the bundle hold a copy of this module each.
+ */
+export const FLAGS_MARK = Symbol.for('ctrlrun-gen.code-cache.flags');
+
+/** The cache file of `file` (as `stat` describes it) for this Node and these V8 flags, in the cache folder. */
 function cacheFileName(file: string, st: { size: number; mtimeMs: number }): string {
-  return `${cacheKey(`${process.version}\0${process.arch}\0${file}\0${st.size}\0${st.mtimeMs}`)}.bin`;
+  const flags = (globalThis as { [FLAGS_MARK]?: string })[FLAGS_MARK] ?? '';
+  return `${cacheKey(`${process.version}\0${process.arch}\0${file}\0${st.size}\0${st.mtimeMs}\0${flags}`)}.bin`;
 }
 
 /**
