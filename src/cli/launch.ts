@@ -192,8 +192,8 @@ export async function launch(args: string[]): Promise<number> {
     isTTY: process.stdout.isTTY === true,
     columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
   };
-  // a plain codemod is one short process: no TurboFan, set before its file and the compiler load (one-shot-tiering.ts)
-  if (plain?.command === 'codemod') withoutTopTier();
+  // a plain codemod or check is one short process: no TurboFan, set before its file and the compiler load (one-shot-tiering.ts)
+  if (plain?.command === 'codemod' || plain?.command === 'check') withoutTopTier();
   const runPlain = plain ? plainCommandFile(plain) : undefined;
   if (plain && runPlain) return runPlain(io);
   const { runCli } = await import('./run.js');
