@@ -46,7 +46,7 @@ function layout(root: string, git: boolean): void {
   write(root, 'src/a.ts', SDK);
   write(root, 'src/plain.ts', 'export const x = 1;\n');
   // names no SDK, writes a door word: the read says so for the door-writer search (session 30)
-  write(root, 'src/writer.ts', "import { github } from './servers';\ngithub.toolInputGuardrails = [];\n");
+  write(root, 'src/writer.ts', "import { github } from './servers';\ngithub.providerData = {};\n");
   write(root, 'ignored/c.ts', SDK);
   write(root, '.hidden/e.ts', SDK);
   write(root, 'src/utf16.ts', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(SDK.replace("'x'", "'u16'"), 'utf16le')]));
