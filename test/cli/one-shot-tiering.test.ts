@@ -23,26 +23,31 @@ function turbofanJobs(args: string[], env: NodeJS.ProcessEnv = {}): { code: numb
     encoding: 'utf8',
     timeout: 120_000,
   });
-  return { code: r.status, jobs: (r.stdout.match(/target TURBOFAN/g) ?? []).length, stdout: r.stdout };
+  return { code: r.status, jobs: (r.stdout.match(/^\[compiling method .*\(target TURBOFAN(?:_JS)?\)/gm) ?? []).length, stdout: r.stdout };
 }
 
 describe('the plain codemod and V8 tiers', () => {
-  it('optimizes nothing with TurboFan; through yargs it does', () => {
+  // Node's own start-up, before the launcher runs, may optimize a few of its functions (Node 22
+  // does, its path helpers; Node 24 none): `--version` does no more than that start-up
+  const startup = () => turbofanJobs(['--version']).jobs;
+
+  it('optimizes nothing with TurboFan beyond Node’s start-up; through yargs it does', () => {
     const plain = turbofanJobs(['codemod']);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toContain('3 tools to rewrite');
-    expect(plain.jobs).toBe(0);
+    const before = startup();
+    expect(plain.jobs).toBeLessThanOrEqual(before);
     const yargs = turbofanJobs(['codemod', '--no-write']);
     expect(yargs.code).toBe(0);
     expect(yargs.stdout).toContain('3 tools to rewrite');
-    expect(yargs.jobs).toBeGreaterThan(0);
+    expect(yargs.jobs).toBeGreaterThan(before);
   });
 
-  it('a plain check optimizes nothing with TurboFan either', () => {
+  it('a plain check optimizes nothing with TurboFan beyond the start-up either', () => {
     const check = turbofanJobs(['check']);
     expect(check.code).not.toBeNull();
     expect(check.stdout).toMatch(/refund/);
-    expect(check.jobs).toBe(0);
+    expect(check.jobs).toBeLessThanOrEqual(startup());
   });
 
   it('keeps code caches V8 accepts: run after run, and after a TurboFan process between', () => {
