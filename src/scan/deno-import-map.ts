@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { typescript } from './typescript.js';
+import { parseJsoncObject } from './jsonc.js';
 
 /**
  * A Deno app's import map (issue 40 item 4): the `"imports"` of the nearest `deno.json` or
@@ -56,14 +56,14 @@ export function nearestDenoConfig(dir: string, root: string, io: Pick<ConfigIo, 
  */
 export function readDenoImportMaps(config: string, io: ConfigIo): DenoImportMaps {
   const out: DenoImportMaps = { config, maps: [], problems: [] };
-  const parsed = parseJsonc(config, io, out.problems);
+  const parsed = readConfig(config, io, out.problems);
   if (!parsed) return out;
   const own = importsOf(parsed, config, out.problems);
   if (own) out.maps.push(own);
   const named = parsed['importMap'];
   if (typeof named === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(named)) {
     const file = path.resolve(path.dirname(config), named);
-    const map = parseJsonc(file, io, out.problems, config);
+    const map = readConfig(file, io, out.problems, config);
     const entries = map && importsOf(map, file, out.problems);
     if (entries) out.maps.push(entries);
   }
@@ -85,27 +85,22 @@ export function mappedSpecifier(specifier: string, imports: ReadonlyMap<string, 
 }
 
 /** The file parsed as JSON with comments; a problem (located) when it is missing or is no JSON object. */
-function parseJsonc(file: string, io: ConfigIo, problems: ImportMapProblem[], namedBy?: string): Record<string, unknown> | undefined {
+function readConfig(file: string, io: ConfigIo, problems: ImportMapProblem[], namedBy?: string): Record<string, unknown> | undefined {
   const text = io.exists(file) ? io.read(file) : undefined;
   if (text === undefined) {
     const by = namedBy ?? file;
     problems.push({ file: by, line: 1, column: 1, message: `names an import map (\`${path.basename(file)}\`) that cannot be read` });
     return undefined;
   }
-  const { config, error } = typescript.parseConfigFileTextToJson(file, text);
+  const { value, error } = parseJsoncObject(file, text);
   if (error) {
-    const at = lineAndColumn(text, error.start ?? 0);
-    const why = typescript.flattenDiagnosticMessageText(error.messageText, ' ');
     // the compiler's words for a root that is no object name tsconfig.json: say it plainly
-    const message = error.code === ROOT_NOT_OBJECT ? 'is not a JSON object at its top level' : `does not parse (${why})`;
-    problems.push({ file, ...at, message });
+    const message = error.rootNotObject ? 'is not a JSON object at its top level' : `does not parse (${error.reason})`;
+    problems.push({ file, line: error.line, column: error.column, message });
     return undefined;
   }
-  return config as Record<string, unknown>;
+  return value;
 }
-
-/** TypeScript's diagnostic "The root value of a '{0}' file must be an object." */
-const ROOT_NOT_OBJECT = 5092;
 
 /** The `"imports"` object's string entries; a problem when it is there but not an object. */
 function importsOf(json: Record<string, unknown>, file: string, problems: ImportMapProblem[]): ImportMap | undefined {
@@ -118,9 +113,4 @@ function importsOf(json: Record<string, unknown>, file: string, problems: Import
   const entries = new Map<string, string>();
   for (const [key, value] of Object.entries(imports)) if (typeof value === 'string') entries.set(key, value);
   return { file, imports: entries };
-}
-
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset).split('\n');
-  return { line: before.length, column: before[before.length - 1]!.length + 1 };
 }

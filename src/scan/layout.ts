@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { parseJsonc, type PackageInfo, type RepoLayout, type TsconfigInfo } from './links.js';
+import { parseJsonc } from './jsonc.js';
+import type { PackageInfo, RepoLayout, TsconfigInfo } from './links.js';
 import { readJsonc, resolveWithReferences } from './tsconfig.js';
 import { readRegularText } from '../safe-read.js';
 

@@ -287,31 +287,3 @@ export function aliasTokens(layout: RepoLayout): string[] {
   out.delete('');
   return [...out];
 }
-
-/** JSON with comments and trailing commas (tsconfig), parsed; undefined when it does not parse. */
-export function parseJsonc(text: string): unknown {
-  let out = '';
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const c = text[i]!;
-    if (c === '"') {
-      const start = i++;
-      while (i < n && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-      out += text.slice(start, ++i);
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < n && text[i] !== '\n') i++;
-    } else if (c === '/' && text[i + 1] === '*') {
-      i = text.indexOf('*/', i + 2);
-      i = i < 0 ? n : i + 2;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  try {
-    return JSON.parse(out.replace(/,(\s*[}\]])/g, '$1'));
-  } catch {
-    return undefined;
-  }
-}

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseJsonc } from './links.js';
+import { parseJsonc } from './jsonc.js';
 import { decodeSource } from './decode.js';
 import { readRegularFile, readRegularText } from '../safe-read.js';
 

@@ -1,7 +1,8 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { readCapped } from '../safe-read.js';
-import { exportsTarget, parseJsonc, sourcePathOf } from './links.js';
+import { parseJsonc } from './jsonc.js';
+import { exportsTarget, sourcePathOf } from './links.js';
 
 /**
  * A package of the app's own workspace imported by name from outside the scanned folder (check run
