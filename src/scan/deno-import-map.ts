@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseJsoncObject } from './jsonc.js';
 
@@ -9,7 +10,7 @@ import { parseJsoncObject } from './jsonc.js';
  */
 
 /** The Deno configs, in the order Deno looks for them in one folder. */
-export const DENO_CONFIGS = ['deno.json', 'deno.jsonc'] as const;
+const DENO_CONFIGS = ['deno.json', 'deno.jsonc'] as const;
 
 /** One map read: where it came from and its entries (specifier or prefix → target). */
 export interface ImportMap {
@@ -38,14 +39,47 @@ export interface ConfigIo {
   read(file: string): string | undefined;
 }
 
-/** The nearest folder at or above `dir` (no higher than `root`) holding a Deno config: its config file. */
-export function nearestDenoConfig(dir: string, root: string, io: Pick<ConfigIo, 'exists'>): string | undefined {
-  for (let current = dir; ; current = path.dirname(current)) {
-    for (const name of DENO_CONFIGS) {
-      const file = path.join(current, name);
-      if (io.exists(file)) return file;
-    }
-    if (current === root || path.relative(root, current).startsWith('..') || path.dirname(current) === current) return undefined;
+/** The Deno config of one folder (`deno.json` before `deno.jsonc`); undefined when it has none. */
+export function denoConfigIn(dir: string, exists: (file: string) => boolean = existsSync): string | undefined {
+  for (const name of DENO_CONFIGS) {
+    const file = path.join(dir, name);
+    if (isDenoConfig(file, exists)) return file;
+  }
+  return undefined;
+}
+
+/**
+ * The Deno config of the nearest folder at or above `dir`, no higher than `root`, that has one: the
+ * scanner's one walk for it (the codemod's module settings, check's import maps and its generated
+ * import). `stop`: a folder, without a Deno config, where the walk ends (a tsconfig nearer than
+ * any Deno config decides instead).
+ */
+export function nearestDenoConfig(
+  dir: string,
+  root: string,
+  exists: (file: string) => boolean = existsSync,
+  stop?: (dir: string) => boolean,
+): string | undefined {
+  for (let at = dir; !path.relative(root, at).startsWith('..'); at = path.dirname(at)) {
+    const config = denoConfigIn(at, exists);
+    if (config !== undefined) return config;
+    if (stop?.(at) || path.dirname(at) === at) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * `file` (a `deno.json` or `deno.jsonc` path) is there and no folder: a folder of that name is no
+ * config Deno reads (issue 40, item 1: it made a Node app's `.js` import a Deno error). `exists`:
+ * the file system's answer, or a test's.
+ */
+export function isDenoConfig(file: string, exists: (file: string) => boolean = existsSync): boolean {
+  if (!exists(file)) return false;
+  try {
+    return !statSync(file).isDirectory();
+  } catch {
+    // a test's file that is not on disk, or a link loop: taken as a config, as the name says
+    return true;
   }
 }
 

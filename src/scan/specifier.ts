@@ -1,7 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ts } from 'ts-morph';
-import { DENO_CONFIGS } from './deno-import-map.js';
+import { denoConfigIn } from './deno-import-map.js';
 import { listSourceFilesSync } from './list.js';
 import { type NodeRunsTs, nodeRunsTs, unloadableImportError } from './node-runs-ts.js';
 import { buildConfigs } from './tsc-build.js';
@@ -82,23 +82,8 @@ export function createModuleSettingsLookup(
 
 /** A folder with a Deno config: the nearest decides, before a tsconfig of the same folder (Deno reads none). */
 function denoSettings(dir: string): ModuleSettings | undefined {
-  const config = DENO_CONFIGS.map((name) => path.join(dir, name)).find((file) => isDenoConfig(file));
+  const config = denoConfigIn(dir);
   return config === undefined ? undefined : { extension: 'ts', deno: config };
-}
-
-/**
- * `file` (a `deno.json` or `deno.jsonc` path) is there and no folder: a folder of that name is no
- * config Deno reads (issue 40, item 1: it made a Node app's `.js` import a Deno error). `exists`:
- * the file system's answer, or a test's.
- */
-export function isDenoConfig(file: string, exists: (file: string) => boolean = existsSync): boolean {
-  if (!exists(file)) return false;
-  try {
-    return !statSync(file).isDirectory();
-  } catch {
-    // a test's file that is not on disk, or a link loop: taken as a config, as the name says
-    return true;
-  }
 }
 
 /** The settings once the package's scripts are known: Node running TypeScript loads only the `.ts` name. */

@@ -4,7 +4,7 @@ import { isGeneratedSpecifier } from '../../scan/imports.js';
 import { type NodeRunsTs, nodeRunsTs } from '../../scan/node-runs-ts.js';
 import { emittedPath, type JsBlocker, jsBlocker, tscPrograms, type TscProgram } from '../../scan/tsc-build.js';
 import type { FileScan } from '../../scan/types.js';
-import { isDenoConfig } from '../../scan/specifier.js';
+import { nearestDenoConfig } from '../../scan/deno-import-map.js';
 import type { FileRule, Finding, ProjectContext, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
 
@@ -113,12 +113,7 @@ export function generatedImportUnresolvedRule(exists: (file: string) => boolean 
  * the nearest `deno.json`/`deno.jsonc` up to `root`, unless a tsconfig or jsconfig is nearer.
  */
 function denoConfigOf(dir: string, root: string, exists: (file: string) => boolean): string | undefined {
-  for (let at = dir; !path.relative(root, at).startsWith('..'); at = path.dirname(at)) {
-    const deno = ['deno.json', 'deno.jsonc'].map((n) => path.join(at, n)).find((file) => isDenoConfig(file, exists));
-    if (deno) return deno;
-    if (['tsconfig.json', 'jsconfig.json'].some((n) => exists(path.join(at, n))) || path.dirname(at) === at) return undefined;
-  }
-  return undefined;
+  return nearestDenoConfig(dir, root, exists, (at) => ['tsconfig.json', 'jsconfig.json'].some((n) => exists(path.join(at, n))));
 }
 
 const BUILD_HELP =

@@ -13,7 +13,6 @@ import {
 } from '../../scan/sdk-version.js';
 import { SDK_TESTED } from '../../scan/sdk-surface.js';
 import type { FileScan } from '../../scan/types.js';
-import { isDenoConfig } from '../../scan/specifier.js';
 import type { Finding, ProjectContext, RepoFacts, RuleMeta, ScannedFile } from '../types.js';
 import { readRegularText } from '../../safe-read.js';
 import { findingOf } from './rule-finding.js';
@@ -82,8 +81,7 @@ function denoMapsLookup(root: string, io: { exists: (f: string) => boolean; read
   const byConfig = new Map<string, DenoImportMaps>();
   const read = { exists: io.exists, read: (f: string) => io.read(f) };
   return (dir) => {
-    // a folder named deno.json is no config (specifier.ts `isDenoConfig`)
-    const config = nearestDenoConfig(dir, root, { exists: (f) => isDenoConfig(f, io.exists) });
+    const config = nearestDenoConfig(dir, root, io.exists);
     if (config === undefined) return undefined;
     if (!byConfig.has(config)) byConfig.set(config, readDenoImportMaps(config, read));
     return byConfig.get(config);
