@@ -1,10 +1,6 @@
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCheck } from '../../src/check/engine.js';
-import { eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
-import { copyFixture, removeDir } from '../helpers/temp-repo.js';
-import { eslintWith, reported } from './helpers.js';
+import { removeDir } from '../helpers/temp-repo.js';
+import { openDoorsRepo, parityIn } from './helpers.js';
 
 /**
  * A door's part written after it is made (red team gaps B, C and D, test/check/red28-tamper.test.ts):
@@ -30,21 +26,13 @@ const TEXT = [
 const RULES = ['invoke-replaced', 'mcp-server-unguarded', 'hosted-mcp-unguarded'];
 
 describe('door writes in ESLint', () => {
-  const cwd = copyFixture('check/open-doors/repo', 'eslint-door-writes-');
+  const cwd = openDoorsRepo('eslint-door-writes-', { [FILE]: TEXT });
   afterAll(() => removeDir(cwd));
 
   it('each is reported as check reports it', async () => {
-    writeFileSync(path.join(cwd, FILE), TEXT);
-    const check = (await runCheck({ cwd })).findings.filter((f) => f.file === FILE && RULES.includes(f.ruleId));
+    const { lines, eslint, check } = await parityIn(cwd, FILE, RULES);
     // one finding per form: lines 5, 7, 9 and 11
-    expect(check.map((f) => `${f.line} ${f.ruleId}`).sort()).toEqual([
-      '11 hosted-mcp-unguarded',
-      '5 invoke-replaced',
-      '7 invoke-replaced',
-      '9 mcp-server-unguarded',
-    ]);
-    const eslint = reported(await eslintWith(cwd).lintFiles([FILE]), cwd).filter((m) => RULES.some((r) => m.ruleId === `${NAMESPACE}/${r}`));
-    const key = (m: { line: number; column: number; ruleId: string | null; message: string }) => `${m.line}:${m.column} ${m.ruleId} ${m.message}`;
-    expect(eslint.map(key).sort()).toEqual(check.map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) })).sort());
+    expect(lines).toEqual(['11 hosted-mcp-unguarded', '5 invoke-replaced', '7 invoke-replaced', '9 mcp-server-unguarded']);
+    expect(eslint).toEqual(check);
   });
 });

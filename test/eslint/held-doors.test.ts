@@ -1,10 +1,6 @@
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCheck } from '../../src/check/engine.js';
-import { eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
-import { copyFixture, removeDir } from '../helpers/temp-repo.js';
-import { eslintWith, reported } from './helpers.js';
+import { removeDir } from '../helpers/temp-repo.js';
+import { openDoorsRepo, parityIn } from './helpers.js';
 
 /**
  * Session 29 (test/check/red29-held-doors.test.ts): a handoff given another invoke by Object.assign,
@@ -31,20 +27,12 @@ const TEXT = [
 const RULES = ['invoke-replaced', 'mcp-server-unguarded', 'unprotected-handoff'];
 
 describe('doors written through their holders in ESLint', () => {
-  const cwd = copyFixture('check/open-doors/repo', 'eslint-held-doors-');
+  const cwd = openDoorsRepo('eslint-held-doors-', { [FILE]: TEXT });
   afterAll(() => removeDir(cwd));
 
   it('each is reported as check reports it', async () => {
-    writeFileSync(path.join(cwd, FILE), TEXT);
-    const check = (await runCheck({ cwd })).findings.filter((f) => f.file === FILE && RULES.includes(f.ruleId));
-    expect(check.map((f) => `${f.line} ${f.ruleId}`).sort()).toEqual([
-      '10 invoke-replaced',
-      '6 unprotected-handoff',
-      '8 invoke-replaced',
-      '9 mcp-server-unguarded',
-    ]);
-    const eslint = reported(await eslintWith(cwd).lintFiles([FILE]), cwd).filter((m) => RULES.some((r) => m.ruleId === `${NAMESPACE}/${r}`));
-    const key = (m: { line: number; column: number; ruleId: string | null; message: string }) => `${m.line}:${m.column} ${m.ruleId} ${m.message}`;
-    expect(eslint.map(key).sort()).toEqual(check.map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) })).sort());
+    const { lines, eslint, check } = await parityIn(cwd, FILE, RULES);
+    expect(lines).toEqual(['10 invoke-replaced', '6 unprotected-handoff', '8 invoke-replaced', '9 mcp-server-unguarded']);
+    expect(eslint).toEqual(check);
   });
 });

@@ -1,6 +1,8 @@
 import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
-import { createPlugin, type CtrlrunPlugin } from '../../src/eslint/index.js';
+import { runCheck } from '../../src/check/engine.js';
+import { createPlugin, type CtrlrunPlugin, eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
+import { copyFixture, writeFiles } from '../helpers/temp-repo.js';
 
 /** Source files as a user's flat config names them. */
 export const SOURCE_FILES = ['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'];
@@ -49,4 +51,38 @@ export function reported(results: ESLint.LintResult[], cwd: string): Reported[] 
       })),
     )
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || String(a.ruleId).localeCompare(String(b.ruleId))));
+}
+
+/** A message's place, rule and words: what a parity test compares. */
+export const placeKey = (m: { line: number; column: number; ruleId: string | null; message: string }) => `${m.line}:${m.column} ${m.ruleId} ${m.message}`;
+
+/** The open-doors fixture repo copied, with `files` written over it (remove it after). */
+export function openDoorsRepo(prefix: string, files: Record<string, string> = {}): string {
+  const cwd = copyFixture('check/open-doors/repo', prefix);
+  writeFiles(cwd, files);
+  return cwd;
+}
+
+/** A module exporting `github`, an MCP server made protected: the door the tests then write elsewhere. */
+export const PROTECTED_GITHUB = [
+  "import { MCPServerStdio } from '@openai/agents';",
+  "import { protectMcpServer } from './ctrlrun.generated.js';",
+  "export const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
+  '',
+].join('\n');
+
+/**
+ * check's findings in `file` (of `rules`, or of every rule): `lines`, each `<line> <rule>`; and, to
+ * compare, ESLint's messages of them (`eslint`) and check's as the plugin words them (`check`), each
+ * by `placeKey`. Every list sorted.
+ */
+export async function parityIn(cwd: string, file: string, rules?: readonly string[]): Promise<{ lines: string[]; eslint: string[]; check: string[] }> {
+  const check = (await runCheck({ cwd })).findings.filter((f) => f.file === file && (!rules || rules.includes(f.ruleId)));
+  const ours = (ruleId: string | null) => (rules ? rules.some((r) => ruleId === `${NAMESPACE}/${r}`) : ruleId?.startsWith(`${NAMESPACE}/`) === true);
+  const eslint = reported(await eslintWith(cwd).lintFiles([file]), cwd).filter((m) => ours(m.ruleId));
+  return {
+    lines: check.map((f) => `${f.line} ${f.ruleId}`).sort(),
+    eslint: eslint.map(placeKey).sort(),
+    check: check.map((f) => placeKey({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) })).sort(),
+  };
 }

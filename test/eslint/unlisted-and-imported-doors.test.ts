@@ -2,10 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/check/engine.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { elsewhereMessage, eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
+import { elsewhereMessage, NAMESPACE } from '../../src/eslint/index.js';
 import { DiskSession } from '../../src/eslint/session.js';
-import { copyFixture, removeDir, writeFiles } from '../helpers/temp-repo.js';
-import { eslintWith, reported } from './helpers.js';
+import { removeDir, writeFiles } from '../helpers/temp-repo.js';
+import { eslintWith, openDoorsRepo, PROTECTED_GITHUB, parityIn, placeKey, reported } from './helpers.js';
 
 /**
  * Session 29 (issue 40 item 4), in ESLint: a door written in another module than the one making it
@@ -15,19 +15,10 @@ import { eslintWith, reported } from './helpers.js';
  * its place (session 30; before, on line 1 of every linted file that used the SDK), and once when no
  * importer is known.
  */
-const key = (m: { line: number; column: number; ruleId: string | null; message: string }) => `${m.line}:${m.column} ${m.ruleId} ${m.message}`;
-
 describe('session 29 doors in ESLint', () => {
-  const cwd = copyFixture('check/open-doors/repo', 'eslint-red29-');
-  afterAll(() => removeDir(cwd));
-  writeFiles(cwd, {
+  const cwd = openDoorsRepo('eslint-red29-', {
     '.gitignore': 'src/gen/\n',
-    'src/servers.ts': [
-      "import { MCPServerStdio } from '@openai/agents';",
-      "import { protectMcpServer } from './ctrlrun.generated.js';",
-      "export const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
-      '',
-    ].join('\n'),
+    'src/servers.ts': PROTECTED_GITHUB,
     'src/ops.ts': ["import { github } from './servers.js';", 'github.toolInputGuardrails = [];', ''].join('\n'),
     'src/gen/wire.ts': [
       "import { tool } from '@openai/agents';",
@@ -51,23 +42,23 @@ describe('session 29 doors in ESLint', () => {
     ].join('\n'),
     'src/other.ts': ["import { Agent } from '@openai/agents';", "export const other = new Agent({ name: 'other' });", ''].join('\n'),
   });
+  afterAll(() => removeDir(cwd));
 
   it('an imported door written: the same finding in the writing file', async () => {
-    const check = (await runCheck({ cwd })).findings.filter((f) => f.file === 'src/ops.ts');
-    expect(check.map((f) => `${f.line} ${f.ruleId}`)).toEqual(['2 mcp-server-unguarded']);
-    const eslint = reported(await eslintWith(cwd).lintFiles(['src/ops.ts']), cwd).filter((m) => m.ruleId?.startsWith(`${NAMESPACE}/`));
-    expect(eslint.map(key)).toEqual(check.map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) })));
+    const { lines, eslint, check } = await parityIn(cwd, 'src/ops.ts');
+    expect(lines).toEqual(['2 mcp-server-unguarded']);
+    expect(eslint).toEqual(check);
   });
 
   it("an unlisted module's findings are shown in each linted importer at the import, with their place; check's are unchanged", async () => {
     const check = (await runCheck({ cwd })).findings.filter((f) => f.file === 'src/gen/wire.ts');
     expect(check.map((f) => `${f.line} ${f.ruleId}`)).toContain('3 unprotected-tool');
     const expected = (line: number, column: number) =>
-      check.map((f) => key({ line, column, ruleId: `${NAMESPACE}/${f.ruleId}`, message: elsewhereMessage(f) })).sort();
+      check.map((f) => placeKey({ line, column, ruleId: `${NAMESPACE}/${f.ruleId}`, message: elsewhereMessage(f) })).sort();
     const shown = async (file: string) =>
       reported(await eslintWith(cwd).lintFiles([file]), cwd)
         .filter((m) => m.message.includes('(src/gen/wire.ts:'))
-        .map(key)
+        .map(placeKey)
         .sort();
     // a static import: at its statement; a dynamic import(): at its specifier
     expect(await shown('src/desk.ts')).toEqual(expected(2, 1));
@@ -97,18 +88,12 @@ describe('session 29 doors in ESLint', () => {
  * to the first text edited later; such a text writing the door by its new name is still scanned.
  */
 describe('a door written by a renamed export, in a text edited after the scan', () => {
-  const cwd = copyFixture('check/open-doors/repo', 'eslint-red30-');
-  afterAll(() => removeDir(cwd));
-  writeFiles(cwd, {
-    'src/servers.ts': [
-      "import { MCPServerStdio } from '@openai/agents';",
-      "import { protectMcpServer } from './ctrlrun.generated.js';",
-      "export const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
-      '',
-    ].join('\n'),
+  const cwd = openDoorsRepo('eslint-red30-', {
+    'src/servers.ts': PROTECTED_GITHUB,
     'src/barrel.ts': "export { github as gh } from './servers.js';\n",
     'src/ops.ts': 'export const later = 1;\n',
   });
+  afterAll(() => removeDir(cwd));
 
   it('is reported at the write, as check reports it on disk', async () => {
     const text = ["import { gh } from './barrel.js';", 'gh.toolInputGuardrails = [];', ''].join('\n');
