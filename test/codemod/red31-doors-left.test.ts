@@ -49,6 +49,14 @@ const KINDS: Record<string, string> = {
     "export const f = new Agent({ name: 'f', tools: [{ type: 'hosted_tool', name: 'hosted_mcp', providerData: { type: 'mcp', server_label: 'git', server_url: 'https://x.invalid', require_approval: 'never' } } as never] });",
     '',
   ].join('\n'),
+  'src/hosted-always.ts': [
+    "import { Agent } from '@openai/agents';",
+    'declare const more: object;',
+    "const answered = { type: 'hosted_tool', name: 'hosted_mcp', providerData: { type: 'mcp', server_label: 'a', server_url: 'https://a.invalid', require_approval: 'always', on_approval: async () => ({ approve: true }) } };",
+    "const spread = { type: 'hosted_tool', name: 'hosted_mcp', providerData: { type: 'mcp', server_label: 'b', server_url: 'https://b.invalid', require_approval: 'always', ...more } };",
+    "export const g = new Agent({ name: 'g', tools: [answered as never, spread as never] });",
+    '',
+  ].join('\n'),
   'src/function-literal.ts': [
     "import { Agent } from '@openai/agents';",
     "export const d = new Agent({ name: 'd', tools: [{ type: 'function', name: 'lit', invoke: async () => 'x' } as never] });",
@@ -170,6 +178,8 @@ describe('codemod: every door check reports after --write is named', () => {
         'unprotected-door src/literal.ts:4',
         'unprotected-door src/hosted.ts:3',
         'hosted-mcp-unguarded src/hosted-literal.ts:2',
+        'hosted-mcp-unguarded src/hosted-always.ts:3',
+        'hosted-mcp-unguarded src/hosted-always.ts:4',
         'object-literal-tool src/function-literal.ts:2',
         'needs-approval-override src/override.ts:3',
         'unprotected-handoff src/protected-handoff.ts:5',
@@ -180,13 +190,15 @@ describe('codemod: every door check reports after --write is named', () => {
     expect(r.same[0]).toEqual(r.same[1]);
     expect(r.written.code).toBe(1);
     expect(r.first.outcome.exitReasons).toEqual(['conflicts']);
-    expect(r.first.summary.conflicts).toBe(8);
+    expect(r.first.summary.conflicts).toBe(10);
     expect(r.first.outcome.conflicts.map((c) => `${c.cause} ${c.file}:${c.line}`).sort()).toEqual(
       [
         'shellTool src/literal.ts:4',
         'applyPatchTool src/literal.ts:4',
         'shellTool src/hosted.ts:3',
         'hostedMcpTool src/hosted-literal.ts:2',
+        'hostedMcpTool src/hosted-always.ts:3',
+        'hostedMcpTool src/hosted-always.ts:4',
         'tool src/function-literal.ts:2',
         'tool src/override.ts:3',
         'handoff src/protected-handoff.ts:5',
@@ -195,7 +207,7 @@ describe('codemod: every door check reports after --write is named', () => {
     );
     const text = await cli(['codemod'], { cwd: dir });
     expect(text.code).toBe(1);
-    expect(text.stdout).toContain('8 conflicts');
+    expect(text.stdout).toContain('10 conflicts');
     expect(text.stdout).toMatch(/src\/hosted\.ts:3:1: conflict: shell tool: `s\.environment` is reassigned on a hosted shell tool/);
     expect(text.stdout).toMatch(/src\/literal\.ts:4:\d+: conflict: shell tool: written as an object literal/);
     expect(text.stdout).toMatch(/src\/hosted-literal\.ts:2:\d+: conflict: hosted MCP server 'git': written as an object literal/);
