@@ -1,4 +1,4 @@
-import { doorWriteText } from '../scan/door-write-text.js';
+import { doorWriteText, unresolvedLeftText } from '../scan/door-write-text.js';
 import type { DoorWrite, FileScan, InvokeReplacement } from '../scan/types.js';
 import type { CodemodFinding, DoorKind } from './types.js';
 
@@ -10,9 +10,15 @@ import type { CodemodFinding, DoorKind } from './types.js';
  * (issue 40 item 4).
  */
 export function doorWriteConflicts(scan: FileScan, fileAbs: string): CodemodFinding[] {
-  const writes = (scan.doorWrites ?? []).map((d) =>
-    conflictOf(fileAbs, d.span, DOOR_OF[d.door] ?? 'tool', writeText(d), d.unresolved ? UNRESOLVED_HINT : WRITE_HINT),
-  );
+  const writes = (scan.doorWrites ?? []).map((d) => {
+    const door = DOOR_OF[d.door] ?? 'tool';
+    if (d.unresolved) {
+      const { message, hint } = unresolvedLeftText(d);
+      return conflictOf(fileAbs, d.span, door, message, hint);
+    }
+    if (d.door === 'hostedShell') return conflictOf(fileAbs, d.span, door, madeLocalText(d), MADE_LOCAL_HINT);
+    return conflictOf(fileAbs, d.span, door, writeText(d), WRITE_HINT);
+  });
   const invokes = (scan.invokeReplacements ?? []).map((r) =>
     conflictOf(fileAbs, r.span, r.method !== undefined ? 'agent' : 'tool', invokeText(r), r.method !== undefined ? AGENT_HINT : INVOKE_HINT),
   );
@@ -27,6 +33,7 @@ const DOOR_OF: Readonly<Record<string, DoorKind>> = {
   protectMcpServer: 'mcpServers',
   protectHostedMcp: 'hostedMcpTool',
   hostedMcpTool: 'hostedMcpTool',
+  hostedShell: 'shellTool',
 };
 
 function conflictOf(file: string, span: { line: number; column: number }, door: DoorKind, message: string, hint: string): CodemodFinding {
@@ -35,9 +42,6 @@ function conflictOf(file: string, span: { line: number; column: number }, door: 
 
 function writeText(d: DoorWrite): string {
   const member = d.inner !== undefined && d.form !== 'contents' ? ` (\`${d.property}.${d.inner}\`)` : '';
-  // an object check cannot follow (a parameter, an element, a function's result): it may be the door
-  if (d.unresolved)
-    return `${doorWriteText(d)}${member} on an object check cannot follow: check reports it, as the write undoes the protection if the object is a door the codemod protects, and the codemod has no rewrite for it`;
   return `${doorWriteText(d)}${member} after ${d.door}(): check reports it, as the door no longer holds the policy, and the codemod has no rewrite for a door changed after it is made`;
 }
 
@@ -49,7 +53,12 @@ function invokeText(r: InvokeReplacement): string {
 
 const WRITE_HINT =
   "Remove the write, or make the change before the door is protected (the server's guardrails before protectMcpServer, the shell given to protectShellTool); then run check again.";
-const UNRESOLVED_HINT =
-  'Keep the door in a `const` of the module that writes it (or write what it needs before it is protected), so check can follow it; then run check again.';
+/** A hosted shell whose `environment` is made local after it is made: check's unprotected-door, the SDK runs its calls here. */
+function madeLocalText(d: DoorWrite): string {
+  return `${doorWriteText(d)} on a hosted shell tool: check reports it, as the SDK then runs the model's shell commands here with no policy, and the codemod has no rewrite for it`;
+}
+
+const MADE_LOCAL_HINT =
+  "Keep the hosted shell's environment as it was made; for a local shell, use `protectShellTool('<action>', { shell, ... })` from the generated module, with the action in ctrlrun.yaml.";
 const INVOKE_HINT = "Keep the tool's `invoke` as it is: change what the tool does in the function it is built with, then run check again.";
 const AGENT_HINT = 'Give the agent its tools, servers and handoffs when it is made instead of replacing the method that lists them; then run check again.';

@@ -15,6 +15,11 @@ export function planHandoffs(scan: FileScan, d: DoorTools): void {
   const { plan, text, ctx, at, left } = d;
   for (const h of scan.handoffs ?? []) {
     if (h.form === 'protected') continue;
+    // `h.onInvokeHandoff = f` replaces the function a handoff (protected or not) decides in: no rewrite undoes it
+    if (h.constructed === 'assignment') {
+      left('handoff', h.span, 'conflict', ...leftConstructed('assignment'), h.to);
+      continue;
+    }
     const action = h.to !== undefined ? ctx.handoffActions.get(h.to) : undefined;
     if (action === undefined) {
       if (h.form !== 'call' || !isDoor(h)) continue;

@@ -1,3 +1,4 @@
+import { hasHandDoors } from './hand-doors.js';
 import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Manifest } from '../manifest/types.js';
@@ -62,7 +63,7 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
   const findings: CodemodFinding[] = [];
   let alreadyProtected = 0;
   for (const fileScan of scan.files) {
-    if (fileScan.sdkToolCalls.length === 0 && !fileScan.parseError && !hasDoors(fileScan)) {
+    if (fileScan.sdkToolCalls.length === 0 && !fileScan.parseError && !hasDoors(fileScan) && !hasHandDoors(fileScan)) {
       alreadyProtected += fileScan.protectedToolCalls.length;
       continue;
     }

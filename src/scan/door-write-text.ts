@@ -31,3 +31,23 @@ export function unresolvedWriteText(d: DoorWrite, breaks: string): string {
 /** The hint of such a write, for the rule it is reported under. */
 export const unresolvedHint = (ruleId: string): string =>
   `Keep the door in a \`const\` (or a class field, an object's property) of the module that writes it and write it there, so check can follow it; if the object is no door, say so above the line: \`// ctrlrun-ignore ${ruleId} -- <why>\`.`;
+
+/** The rule check reports a door's write under, by what made the door (door-writes.ts `BREAKS`). */
+const WRITE_RULES: Record<string, string> = {
+  protectMcpServer: 'mcp-server-unguarded',
+  hostedMcpTool: 'hosted-mcp-unguarded',
+  protectHostedMcp: 'hosted-mcp-unguarded',
+  protectShellTool: 'invoke-replaced',
+  protectApplyPatchTool: 'invoke-replaced',
+  protectComputerTool: 'invoke-replaced',
+};
+
+/**
+ * The codemod's words for a write on an object check cannot follow, which it leaves as a conflict:
+ * check's own message with what the codemod can say it breaks, and check's hint, so the two read
+ * alike (issue 40 item 4).
+ */
+export function unresolvedLeftText(d: DoorWrite): { message: string; hint: string } {
+  const message = unresolvedWriteText(d, 'it undoes the protection the codemod gives the door, and the codemod has no rewrite for it');
+  return { message: message.replace(/\.$/, ''), hint: unresolvedHint(WRITE_RULES[d.door] ?? 'invoke-replaced') };
+}

@@ -38,7 +38,7 @@ describe("codemod: a handoff's invoke function given another way, a door written
     const r = rewrite(`${SDK}const h = handoff(oncall);\nh.onInvokeHandoff = async () => oncall;\nexport const d = new Agent({ name: 'd', handoffs: [h] });\n`);
     expect(r.findings).toEqual([
       expect.objectContaining({ kind: 'door-rewritten', door: 'handoff', line: 3 }),
-      expect.objectContaining({ kind: 'door-left', door: 'handoff', reason: 'unanalysable', line: 4, message: expect.stringContaining('onInvokeHandoff') }),
+      expect.objectContaining({ kind: 'door-left', door: 'handoff', reason: 'conflict', line: 4, message: expect.stringContaining('onInvokeHandoff') }),
     ]);
   });
 

@@ -16,7 +16,8 @@ const SDK = "import { Agent, handoff } from '@openai/agents';\nconst oncall = ne
 const LEFT = expect.objectContaining({
   kind: 'door-left',
   door: 'handoff',
-  reason: 'unanalysable',
+  // session 31: a write of the invoke function is a conflict (as every door write), not "cannot rewrite"
+  reason: 'conflict',
   line: 4,
   name: 'oncall',
   message: expect.stringContaining('onInvokeHandoff'),

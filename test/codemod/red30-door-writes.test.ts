@@ -39,7 +39,8 @@ describe('codemod: door writes are conflicts', () => {
         door: 'mcpServers',
         file: path.join(dir, 'src/tamper.ts'),
         line: 2,
-        message: expect.stringContaining('`s.toolInputGuardrails` is reassigned on an object check cannot follow'),
+        message: expect.stringContaining('`s.toolInputGuardrails` is reassigned, and check cannot tell which object `s` is'),
+        hint: expect.stringContaining('ctrlrun-ignore mcp-server-unguarded'),
       }),
     ]);
     expect(result.summary.conflicts).toBe(1);

@@ -1,0 +1,105 @@
+import type { FileScan, LiteralDoor } from '../scan/types.js';
+import type { CodemodFinding, DoorKind } from './types.js';
+
+/**
+ * Doors check reports that the codemod has no rewrite for (issue 40 item 4): a door written as the
+ * object its SDK factory returns (`{ type: 'shell', shell }`, a hosted MCP tool's object), a function
+ * tool written by hand (`{ type: 'function', invoke }`), and a `needsApproval` given to an already
+ * protected tool. Each is a conflict at check's place, so the summary never says "0 conflicts" or
+ * "already protected" where check is red on the same tree.
+ */
+export function handDoorConflicts(scan: FileScan, fileAbs: string): CodemodFinding[] {
+  const out: CodemodFinding[] = [];
+  const left = (span: { line: number; column: number }, door: DoorKind, message: string, hint: string, name?: string) =>
+    out.push({
+      kind: 'door-left',
+      file: fileAbs,
+      line: span.line,
+      column: span.column,
+      door,
+      reason: 'conflict',
+      message,
+      hint,
+      ...(name !== undefined ? { name } : {}),
+    });
+  for (const d of scan.literalDoors ?? []) {
+    if (d.door !== 'hosted_mcp') {
+      const [door, variant] = LITERAL_DOORS[d.door];
+      left(
+        d.span,
+        door,
+        `written as an object literal (\`type: '${d.door}'\`), which the SDK runs as the tool its factory makes: check reports it, and the codemod rewrites only factory calls`,
+        literalHint(variant),
+        d.name,
+      );
+      continue;
+    }
+    const open = openHostedLiteral(d);
+    if (open)
+      left(
+        open,
+        'hostedMcpTool',
+        `written as an object literal whose \`require_approval\` is not 'always': check reports it, and the codemod rewrites only hostedMcpTool() calls`,
+        HOSTED_HINT,
+        d.serverLabel,
+      );
+  }
+  for (const t of scan.objectLiteralTools ?? [])
+    left(
+      t.span,
+      'tool',
+      `written ${t.form === 'class' ? 'as a class that implements a function tool' : 'as an object literal'} with its own \`invoke\`: check reports it, as no policy decides its calls, and the codemod rewrites only tool() calls`,
+      FUNCTION_HINT,
+      t.name,
+    );
+  for (const call of scan.protectedToolCalls) {
+    const prop = call.options.properties.needsApproval;
+    if (prop)
+      left(
+        prop.span,
+        'tool',
+        `protectedTool(${call.action !== undefined ? `'${call.action}'` : ''}) is given \`needsApproval\`, which overrides the policy's approvals: check reports it, and the codemod does not edit a protected tool`,
+        OVERRIDE_HINT,
+        call.name,
+      );
+  }
+  return out;
+}
+
+/** Whether a file holds a door only this module reports (the codemod reads the file for it). */
+export function hasHandDoors(scan: FileScan): boolean {
+  return (
+    (scan.literalDoors ?? []).some((d) => d.door !== 'hosted_mcp' || openHostedLiteral(d) !== undefined) ||
+    (scan.objectLiteralTools ?? []).length > 0 ||
+    scan.protectedToolCalls.some((c) => c.options.properties.needsApproval !== undefined)
+  );
+}
+
+/**
+ * Where a hosted MCP tool written as an object may run a call with no approval, as check's
+ * hosted-mcp-unguarded places it (a hand-written `on_approval`, a spread after `require_approval:
+ * 'always'`, a `require_approval` other than 'always', none, or a `providerData` check cannot read);
+ * undefined when it always asks.
+ */
+function openHostedLiteral(d: LiteralDoor): { line: number; column: number } | undefined {
+  const p = d.providerData?.properties;
+  if (!p) return d.span;
+  if (p.on_approval) return p.on_approval.span;
+  const always = p.require_approval?.valueKind === 'string' && p.require_approval.stringValue === 'always';
+  if (!always) return p.require_approval?.span ?? d.span;
+  return d.spreadAfterRequireApproval;
+}
+
+const LITERAL_DOORS = {
+  shell: ['shellTool', 'protectShellTool'],
+  apply_patch: ['applyPatchTool', 'protectApplyPatchTool'],
+  computer: ['computerTool', 'protectComputerTool'],
+} as const;
+
+const literalHint = (variant: string): string =>
+  `Build it with \`${variant}('<action>', { ... })\` from the generated module (the action in ctrlrun.yaml), in place of the object; then run check again.`;
+const HOSTED_HINT =
+  'Build it with `protectHostedMcp({ serverLabel, ... })` from the generated module (no require_approval), with `- hosted_mcp: { server_label }` mapped to an action in ctrlrun.tools.yaml; then run check again.';
+const FUNCTION_HINT =
+  "Build it with the SDK's `tool({ name, description, parameters, execute })`, map its name in ctrlrun.tools.yaml, then run the codemod again.";
+const OVERRIDE_HINT = 'Remove `needsApproval` and express the condition as a rule with `decision: approve` in ctrlrun.yaml; then run check again.';
