@@ -18,3 +18,21 @@ export function withoutTopTier(): void {
   v8.setFlagsFromString('--no-turbofan');
   (globalThis as { [FLAGS_MARK]?: string })[FLAGS_MARK] = '--no-turbofan';
 }
+
+/**
+ * A plain check goes further (issue 40, item 8): TurboFan off, and Maglev, V8's middle tier, only for
+ * functions called ten times as often as by default (`MAGLEV_INVOCATIONS`). Most of what Maglev
+ * compiled in a check ran a few hundred times and never again (the start-up's, the reading's, the
+ * parser's rarer paths): on the bench's 3,000 files 299 compile jobs, 80 at this count. CPU at exit
+ * fell 12% there and 18% on the SDK's examples, the main thread's time unchanged; Maglev off
+ * altogether saved less CPU there and cost the main thread ~30% (DECISIONS, session 31). Its caches
+ * are keyed by both flags, so they are not the codemod's (V8 rejects a cache made under other flags).
+ */
+export function checkTiering(): void {
+  const flags = ['--no-turbofan', `--invocation-count-for-maglev=${MAGLEV_INVOCATIONS}`];
+  for (const flag of flags) v8.setFlagsFromString(flag);
+  (globalThis as { [FLAGS_MARK]?: string })[FLAGS_MARK] = flags.join(' ');
+}
+
+/** V8's default is 400. */
+export const MAGLEV_INVOCATIONS = 4000;

@@ -14,7 +14,7 @@ import { CLI_BIN, REPO_ROOT } from '../helpers/paths.js';
 const work = mkdtempSync(path.join(tmpdir(), 'ctrlrun-tiering-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function turbofanJobs(args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; jobs: number; stdout: string } {
+function turbofanJobs(args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; jobs: number; maglevJobs: number; stdout: string } {
   const dir = mkdtempSync(path.join(work, 'desk-'));
   cpSync(path.join(REPO_ROOT, 'fixtures/refund-desk'), dir, { recursive: true });
   const r = spawnSync(process.execPath, ['--trace-opt', CLI_BIN, ...args], {
@@ -23,7 +23,12 @@ function turbofanJobs(args: string[], env: NodeJS.ProcessEnv = {}): { code: numb
     encoding: 'utf8',
     timeout: 120_000,
   });
-  return { code: r.status, jobs: (r.stdout.match(/^\[compiling method .*\(target TURBOFAN(?:_JS)?\)/gm) ?? []).length, stdout: r.stdout };
+  return {
+    code: r.status,
+    jobs: (r.stdout.match(/^\[compiling method .*\(target TURBOFAN(?:_JS)?\)/gm) ?? []).length,
+    maglevJobs: (r.stdout.match(/^\[compiling method .*\(target MAGLEV\)/gm) ?? []).length,
+    stdout: r.stdout,
+  };
 }
 
 describe('the plain codemod and V8 tiers', () => {
@@ -50,6 +55,17 @@ describe('the plain codemod and V8 tiers', () => {
     expect(check.jobs).toBeLessThanOrEqual(startup());
   });
 
+  it('a plain check compiles far fewer functions with Maglev than the same check through yargs', () => {
+    // session 31: Maglev only for functions called ten times as often as by default; on this
+    // fixture 26 jobs against 142 through yargs (104 with the default count)
+    const check = turbofanJobs(['check']);
+    expect(check.stdout).toMatch(/refund/);
+    const yargs = turbofanJobs(['check', '--max-findings', '1000']);
+    expect(yargs.stdout).toMatch(/refund/);
+    expect(yargs.maglevJobs).toBeGreaterThan(50);
+    expect(check.maglevJobs * 3).toBeLessThan(yargs.maglevJobs);
+  });
+
   it('keeps code caches V8 accepts: run after run, and after a TurboFan process between', () => {
     // V8 rejects a cache written under other flags: the codemod's caches must be written and read
     // with TurboFan off, and not be the ones a process with TurboFan on (yargs' path) writes
@@ -67,5 +83,25 @@ describe('the plain codemod and V8 tiers', () => {
     // the process between
     const after = checksLeft();
     for (const file of written.keys()) expect([file, after.get(file)]).toEqual([file, 1]);
+  });
+
+  it("keeps a check's caches apart from the codemod's, each accepted run after run", () => {
+    // a check runs under another Maglev count: V8 would reject a cache the codemod wrote, and the reverse
+    const cache = mkdtempSync(path.join(work, 'cache-'));
+    const env = { CTRLRUN_GEN_CODE_CACHE_DIR: cache };
+    const checksLeft = () => new Map(readdirSync(cache).map((f) => [f, readFileSync(path.join(cache, f)).readUInt32LE(8)] as const));
+    expect(turbofanJobs(['codemod'], env).code).toBe(0);
+    const codemods = checksLeft();
+    expect(turbofanJobs(['check'], env).code).not.toBeNull();
+    const checks = new Map([...checksLeft()].filter(([file]) => !codemods.has(file)));
+    expect(checks.size).toBeGreaterThan(1);
+    expect([...checks.values()].every((n) => n === 3)).toBe(true);
+    expect(turbofanJobs(['codemod'], env).code).toBe(0);
+    expect(turbofanJobs(['check'], env).code).not.toBeNull();
+    const after = checksLeft();
+    // each accepted once more (one check fewer), none written anew by the other command
+    for (const file of codemods.keys()) expect([file, after.get(file)]).toEqual([file, 2]);
+    for (const file of checks.keys()) expect([file, after.get(file)]).toEqual([file, 2]);
+    expect(after.size).toBe(codemods.size + checks.size);
   });
 });
