@@ -7,7 +7,7 @@ import { TOOLS_FROM_ENV } from '../scan/typescript.js';
 import { VERSION } from '../version.js';
 import { plainCommandArgs, type PlainCommand } from './plain-check.js';
 import { dropOutputToClosedPipe } from './closed-pipe.js';
-import { withoutTopTier, withSmallYoungGeneration } from './one-shot-tiering.js';
+import { withoutTopTier } from './one-shot-tiering.js';
 import type { CliIo } from './context.js';
 // node:fs as CommonJS, not imported: the launcher's path is ES modules, and Node builds an ES
 // module's view of node:fs by reading every export, which loads its streams (see DECISIONS, session 27).
@@ -194,7 +194,6 @@ export async function launch(args: string[]): Promise<number> {
   };
   // a plain codemod or check is one short process: no TurboFan, set before its file and the compiler load (one-shot-tiering.ts)
   if (plain?.command === 'codemod' || plain?.command === 'check') withoutTopTier();
-  if (plain?.command === 'codemod') withSmallYoungGeneration();
   const runPlain = plain ? plainCommandFile(plain) : undefined;
   if (plain && runPlain) return runPlain(io);
   const { runCli } = await import('./run.js');

@@ -15,24 +15,6 @@ import { FLAGS_MARK } from '../scan/code-cache.js';
  * (code-cache.ts `FLAGS_MARK`).
  */
 export function withoutTopTier(): void {
-  setFlags('--no-turbofan');
-}
-
-/**
- * Keeps V8's young generation at its starting size (1 MB a semi-space) for the rest of a plain
- * codemod (issue 40, item 8). By default it doubles up to 64 MB while the scan parses, and each
- * scavenge then copies more survivors (the trees the scan keeps) through fresh pages: on the SDK's
- * examples the pinned size took the peak RSS from ~212 to ~150 MB and the CPU down by 60-70 ms of
- * ~850 (alternated processes, DECISIONS session 31). V8 reads the growth factor each time it would
- * grow the space; the maximum size it fixes at start-up, so that flag would need a new process.
- */
-export function withSmallYoungGeneration(): void {
-  setFlags('--semi-space-growth-factor=1');
-}
-
-/** Sets V8 flags and names them in the code caches' key: V8 rejects a cache written under other flags. */
-function setFlags(flags: string): void {
-  v8.setFlagsFromString(flags);
-  const slot = globalThis as { [FLAGS_MARK]?: string };
-  slot[FLAGS_MARK] = slot[FLAGS_MARK] ? `${slot[FLAGS_MARK]} ${flags}` : flags;
+  v8.setFlagsFromString('--no-turbofan');
+  (globalThis as { [FLAGS_MARK]?: string })[FLAGS_MARK] = '--no-turbofan';
 }
