@@ -183,6 +183,17 @@ describe('policy hash', () => {
     expect(JSON.stringify(policyHashInput(p))).not.toMatch(/"(loc|line|column|file)"/);
   });
 
+  it('is made on first read, in its own place among the fields, and a spread or JSON carries it', () => {
+    const p = load(SPEC);
+    // not made while loading: the codemod's dry run never reads it (issue 40, item 8)
+    expect(typeof Object.getOwnPropertyDescriptor(p, 'hash')?.get).toBe('function');
+    const expected = `sha256:${canonicalHash(policyHashInput(p))}`;
+    expect(Object.keys(p).slice(-3)).toEqual(['document', 'hash', 'file']);
+    expect({ ...p }.hash).toBe(expected);
+    expect(JSON.parse(JSON.stringify(p)).hash).toBe(expected);
+    expect(p.hash).toBe(p.hash);
+  });
+
   it("equals CTRLRun's policy hash for the same file (expected values from an independent canonicaliser of its algorithm)", () => {
     const table = JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/policy/data/ctrlrun-hashes.json'), 'utf8')) as {
       cases: Array<{ name: string; policy: string; hash: string }>;
