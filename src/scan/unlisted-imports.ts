@@ -202,8 +202,9 @@ function realOrSelf(abs: string): string {
 /**
  * A listed file no scan parsed that `specifier` leads to, with the specifiers it re-exports
  * (`export * from`, `export { x } from`) and those whose bindings it uses (`import { make } from
- * './gen/make.js'; export const tools = make()`): what it exports may be built there. A side-effect
- * or type-only import is not followed; nor, past `LISTED_BARRELS`, any listed file.
+ * './gen/make.js'; export const tools = make()`): what it exports may be built there; and those it
+ * imports for their side effects (`import './gen/register.js'`), which run with it. A type-only
+ * import is not followed; nor, past `LISTED_BARRELS`, any listed file.
  */
 function listedBarrel(
   specifier: string,
@@ -217,7 +218,19 @@ function listedBarrel(
   if (target?.kind !== 'file' || scanned.has(target.file) || seen.has(target.file)) return undefined;
   seen.add(target.file);
   const text = search.listedText(target.file);
-  return text?.includes('export') ? { abs: target.file, specifiers: [...reexportSpecifiers(text), ...usedImportSpecifiers(text)] } : undefined;
+  if (text === undefined) return undefined;
+  // a side-effect import runs the module it names (`import './gen/register.js'` may add tools to a
+  // registry an agent reads), whether or not this module exports anything
+  const specifiers = [...(text.includes('export') ? [...reexportSpecifiers(text), ...usedImportSpecifiers(text)] : []), ...sideEffectSpecifiers(text)];
+  return specifiers.length > 0 ? { abs: target.file, specifiers } : undefined;
+}
+
+/** A side-effect import: `import './x.js'` (no binding). */
+const SIDE_EFFECT_IMPORT = /(?<![\w$.])import\s*(['"])([^'"\n]+)\1/g;
+
+/** The specifiers a module imports for their side effects only. */
+function sideEffectSpecifiers(text: string): string[] {
+  return text.includes('import') ? [...text.matchAll(SIDE_EFFECT_IMPORT)].map((m) => m[2]!) : [];
 }
 
 /** A static import's clause: `d`, `* as n`, `{ a, b as c, type t }`, `d, { a }` (not `import type`). */
