@@ -204,3 +204,34 @@ describe('an export check cannot tell, written in another module (c)', () => {
     expect(found(files, 'invoke-replaced')).toEqual([]);
   });
 });
+
+/** An answer on what `ReturnType<typeof api.load>` gives, `api` the default import of `src/api.ts` (sdk-approval). */
+const answers = (api: string, use = "import api from './api.js';"): number =>
+  lintRepo(
+    {
+      'src/server.ts': lines(
+        "import { protectedTool } from './ctrlrun.generated.js';",
+        'interface Review { approve(i: Row): void; reject(i: Row): void }',
+        use,
+        'export function ok(s: ReturnType<typeof api.load>, i: Row) { s.approve(i); }',
+      ),
+      'src/api.ts': api,
+    },
+    { project: testProject(), ruleId: 'sdk-approval', file: 'src/server.ts' },
+  ).length;
+const SDK = "import type { RunState } from '@openai/agents';";
+
+describe('ReturnType<typeof api.load> with api the default import of `export default {…}` (d)', () => {
+  it('one finding: a method of the default object, an arrow, `satisfies`, a variable exported as the default', () => {
+    expect(answers(lines(SDK, 'export default { load(): RunState<any, any> { return null!; } };'))).toBe(1);
+    expect(answers(lines(SDK, 'export default { load: (): RunState<any, any> => null! };'))).toBe(1);
+    expect(answers(lines(SDK, 'export default { load(): RunState<any, any> { return null!; } } satisfies object;'))).toBe(1);
+    expect(answers(lines(SDK, 'const api = { load(): RunState<any, any> { return null!; } };', 'export default api;'))).toBe(1);
+  });
+
+  it("none: the app's own RunState there, a named export under the default's name, a default that is no object", () => {
+    expect(answers(lines('interface RunState<A, B> { approve(i: Row): void }', 'export default { load(): RunState<any, any> { return null!; } };'))).toBe(0);
+    expect(answers(lines(SDK, 'export const api = { load(): RunState<any, any> { return null!; } };', 'export default { load() { return 1; } };'))).toBe(0);
+    expect(answers(lines(SDK, 'export default function load(): RunState<any, any> { return null!; }'))).toBe(0);
+  });
+});
