@@ -77,11 +77,18 @@ const MANIFEST_NAME = 'ctrlrun.tools.yaml';
 /** Imports of what is no code (styles, data, images): never a module to read. */
 const NOT_CODE = /\.(?:json|css|scss|sass|less|svg|png|jpe?g|gif|webp|ico|html?|md|txt|wasm|ya?ml|graphql|gql)(?:\?.*)?$/i;
 
+/** The unlisted modules read, and the first one found past `UNLISTED_LIMIT` (not read: check says so). */
+export interface UnlistedFound {
+  modules: Array<UnlistedModule & { text: string; importers: UnlistedImporter[] }>;
+  beyondLimit?: UnlistedModule & { importers: UnlistedImporter[] };
+}
+
 /**
  * The modules the scanned files import (transitively, through the modules found) that the listing
- * left out and that exist on disk, in the order found, at most `UNLISTED_LIMIT`, with their texts.
+ * left out and that exist on disk, in the order found, at most `UNLISTED_LIMIT`, with their texts;
+ * the next one found past the limit is named, so a door there is not passed over in silence.
  */
-export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & { text: string; importers: UnlistedImporter[] }> {
+export function unlistedImports(search: UnlistedSearch): UnlistedFound {
   const { root, layout } = search;
   const disk = { ...layout, files: new DiskFiles(layout.files) };
   let bound: string | undefined | null = null;
@@ -108,7 +115,8 @@ export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & 
     queue.push({ from: abs, specifiers: parsedSpecifiers(parsed.sf) });
   }
   let barrels = 0;
-  while (queue.length > 0 && out.length < UNLISTED_LIMIT) {
+  let beyondLimit: UnlistedFound['beyondLimit'];
+  while (queue.length > 0 && beyondLimit === undefined) {
     const { from, specifiers, origins } = queue.shift()!;
     for (const specifier of specifiers) {
       const importers = origins ?? [{ abs: from, specifier }];
@@ -127,13 +135,17 @@ export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & 
       const text = search.readText(target);
       if (text === undefined) continue;
       const own = [...importers];
+      if (out.length >= UNLISTED_LIMIT) {
+        // one more module than a scan reads: named (fail closed), and the search ends
+        beyondLimit = { abs: target, kind, importers: own };
+        break;
+      }
       found.set(target, own);
       out.push({ abs: target, kind, text, importers: own });
-      if (out.length >= UNLISTED_LIMIT) break;
       queue.push({ from: target, specifiers: textSpecifiers(text), origins: own });
     }
   }
-  return out;
+  return beyondLimit ? { modules: out, beyondLimit } : { modules: out };
 }
 
 /** Adds the importers not listed yet (a module imported by several files, or twice). */

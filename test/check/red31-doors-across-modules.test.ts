@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { scanRepoSync } from '../../src/scan/index.js';
+import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 import { lines, lintRepo, testProject } from './rule-tester.js';
 
 /*
@@ -233,5 +235,50 @@ describe('ReturnType<typeof api.load> with api the default import of `export def
     expect(answers(lines('interface RunState<A, B> { approve(i: Row): void }', 'export default { load(): RunState<any, any> { return null!; } };'))).toBe(0);
     expect(answers(lines(SDK, 'export const api = { load(): RunState<any, any> { return null!; } };', 'export default { load() { return 1; } };'))).toBe(0);
     expect(answers(lines(SDK, 'export default function load(): RunState<any, any> { return null!; }'))).toBe(0);
+  });
+});
+
+describe('unlisted modules past what one scan reads (e)', () => {
+  /** A ring of `n` listed barrels naming no SDK, each re-exporting a git-ignored module with a raw tool and the next barrel. */
+  const ring = (n: number): Record<string, string> => {
+    const files: Record<string, string> = { ...agent("import { t0 } from './ring/b0.js';") };
+    for (let i = 0; i < n; i++) {
+      files[`src/ring/b${i}.ts`] = lines(`export * from '../gen/m${i}.js';`, `export * from './b${(i + 1) % n}.js';`);
+      files[`src/gen/m${i}.ts`] = lines(
+        "import { tool } from '@openai/agents';",
+        `export const t${i} = tool({ name: 't${i}', description: 'd', parameters: {} as never, execute: async () => 'ok', errorFunction: null });`,
+      );
+    }
+    return files;
+  };
+  /** One scan of the tree: the unlisted modules read (each with its tool reported) and the unreadable-file messages. */
+  const all = (files: Record<string, string>) => {
+    const root = makeTempDir('red31-ring-');
+    try {
+      writeFiles(root, files);
+      const scan = scanRepoSync({ root });
+      const read = scan.files.filter((f) => f.unlisted === 'ignored' && f.file.startsWith('src/gen/m'));
+      return {
+        read: read.length,
+        tools: read.filter((f) => f.sdkToolCalls.length > 0).length,
+        unread: (scan.unreadable ?? []).map((u) => `${u.file}: ${u.message}`),
+      };
+    } finally {
+      removeDir(root);
+    }
+  };
+
+  it('300 modules behind a ring of listed barrels: those read are reported, and the rest is said not to be', () => {
+    const got = all(ring(300));
+    // the scan reads 64 unlisted modules (UNLISTED_LIMIT), each reported at its tool; the 65th is named
+    expect(got).toEqual({
+      read: 64,
+      tools: 64,
+      unread: [expect.stringMatching(/^src\/gen\/m64\.ts: the file is a module the listing leaves out .* after the 64 such modules/)],
+    });
+  });
+
+  it('silent: 64 modules behind the ring, all read', () => {
+    expect(all(ring(64))).toEqual({ read: 64, tools: 64, unread: [] });
   });
 });
