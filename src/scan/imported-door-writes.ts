@@ -36,11 +36,15 @@ export function settleImportedWrites(scans: readonly FileScan[], modules: DoorMo
     if (!scan.importedWrites) continue;
     const from = path.resolve(modules.root, scan.file);
     for (const w of scan.importedWrites) {
-      const door = exportedDoor(modules, w.specifier, from, w.name, 0, new Set());
+      const door = exportedDoor(modules, { specifier: w.specifier, name: w.name, members: w.members ?? [] }, from, 0, new Set());
       if (door === TOO_FAR) {
         // followed through more re-exports than CHAIN: reported as a write check cannot follow (fail closed)
         const breaks = w.breaks.find((d) => d !== AGENT_DOOR);
         if (breaks !== undefined) report(scan, w, breaks, true);
+      } else if (door === UNKNOWN || (door === undefined && w.members !== undefined)) {
+        // an export check cannot tell (a factory's result), or a member of an import that is no door
+        // of the module (`config.server.errorFunction = …`): as a write on an object check cannot follow
+        if (w.unknown !== undefined) report(scan, w, w.unknown, true);
       } else if (door !== undefined && w.breaks.includes(door)) report(scan, w, door);
     }
   }
@@ -48,6 +52,8 @@ export function settleImportedWrites(scans: readonly FileScan[], modules: DoorMo
 
 /** What `exportedDoor` answers when the chain of re-exports is longer than it follows. */
 const TOO_FAR = '\0too-far';
+/** What `exportedDoor` answers for an export whose value its module's scan cannot tell. */
+const UNKNOWN = '\0unknown';
 
 function report(scan: FileScan, w: ImportedWrite, door: string, unresolved = false): void {
   if (door === AGENT_DOOR) {
@@ -77,38 +83,56 @@ function report(scan: FileScan, w: ImportedWrite, door: string, unresolved = fal
   });
 }
 
+/** An export read from a module, and the members read on it (a namespace's export, `'*'` the namespace itself). */
+interface ExportRead {
+  specifier: string;
+  name: string;
+  members: readonly string[];
+}
+
 /**
- * The door `specifier` (imported from `fromAbs`) exports as `name`, followed through re-exports;
- * TOO_FAR past CHAIN of them. A module and name met again on the way (`export *` both ways) is a
- * cycle: nothing more there.
+ * The door `read.specifier` (imported from `fromAbs`) exports as `read.name`, followed through
+ * re-exports and namespaces (`export * as ns`, `import * as d; export { d as ns }`: the next member
+ * is the export read there); TOO_FAR past CHAIN of them. A module and name met again on the way
+ * (`export *` both ways) is a cycle: nothing more there.
  */
-function exportedDoor(m: DoorModules, specifier: string, fromAbs: string, name: string, depth: number, seen: Set<string>): string | undefined {
-  const target = resolveSpecifier(m.layout, specifier, fromAbs);
+function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: number, seen: Set<string>): string | undefined {
+  let { name, members } = read;
+  if (name === '*') {
+    if (members.length === 0) return undefined;
+    [name, ...members] = members as [string, ...string[]];
+  }
+  const target = resolveSpecifier(m.layout, read.specifier, fromAbs);
   if (target?.kind !== 'file') return undefined;
-  const key = `${target.file}\0${name}`;
+  const key = `${target.file}\0${name}\0${members.join('.')}`;
   if (seen.has(key)) return undefined;
   if (depth > CHAIN) return TOO_FAR;
   seen.add(key);
   const own = m.scanOf(target.file)?.exportedDoors?.[name];
-  if (own !== undefined) return own;
+  // a member of a door (`desk.github.x = …`) is no door of this module
+  if (own !== undefined) return members.length === 0 ? own : undefined;
+  if (m.scanOf(target.file)?.unknownExports?.includes(name)) return UNKNOWN;
   const sf = m.treeOf(target.file);
   if (!sf) return undefined;
   for (const st of sf.statements) {
     if (!typescript.isExportDeclaration(st) || st.isTypeOnly) continue;
     const again = reexported(sf, st, name);
     if (again === undefined) continue;
-    const door = exportedDoor(m, again.specifier, target.file, again.name, depth + 1, seen);
+    const door = exportedDoor(m, { ...again, members }, target.file, depth + 1, seen);
     if (door !== undefined) return door;
   }
   return undefined;
 }
 
-/** Where an export statement takes `name` from: `export * from 's'`, `export { a as name } from 's'`, `import { a } from 's'; export { a as name }`. */
+/**
+ * Where an export statement takes `name` from: `export * from 's'`, `export { a as name } from 's'`,
+ * `import { a } from 's'; export { a as name }`; `'*'` for a namespace (`export * as name from 's'`).
+ */
 function reexported(sf: ts.SourceFile, st: ts.ExportDeclaration, name: string): { specifier: string; name: string } | undefined {
   const clause = st.exportClause;
   if (st.moduleSpecifier && typescript.isStringLiteral(st.moduleSpecifier)) {
     if (!clause) return name === 'default' ? undefined : { specifier: st.moduleSpecifier.text, name };
-    if (!typescript.isNamedExports(clause)) return undefined;
+    if (typescript.isNamespaceExport(clause)) return clause.name.text === name ? { specifier: st.moduleSpecifier.text, name: '*' } : undefined;
     const el = clause.elements.find((e) => e.name.text === name && !e.isTypeOnly);
     return el ? { specifier: st.moduleSpecifier.text, name: (el.propertyName ?? el.name).text } : undefined;
   }

@@ -53,20 +53,20 @@ export function typeNamesOf(
   };
 }
 
-/** The variable declaration the value imported as `local` is, in the file of the app that exports it (through `export { a as b }` and re-exports). */
+/** The variable declaration (or default export) the value imported as `local` is, in the file of the app that exports it (through `export { a as b }` and re-exports). */
 function importedValue(imports: readonly ModuleImport[], fileAbs: string, read: ModuleTreeReader, local: string, depth: number): ImportedValue | undefined {
   if (depth >= CHAIN) return undefined;
   for (const imp of imports) {
     if (imp.syntax !== 'import' || isSdkModule(imp.module)) continue;
     const name = imp.defaultName === local ? 'default' : imp.named.find((n) => n.local === local)?.imported;
-    if (name === undefined || name === 'default') continue;
+    if (name === undefined) continue;
     const tree = read(imp.module, fileAbs);
     return tree && exportedValue(tree, name, read, depth + 1);
   }
   return undefined;
 }
 
-/** The top-level variable the module exports as `name`: `export const name = …`, `export { v as name }`, or one it re-exports from a file of the app. */
+/** The top-level variable the module exports as `name`: `export const name = …`, `export { v as name }`, one it re-exports from a file of the app, or the default export's expression. */
 function exportedValue(tree: ModuleTree, name: string, read: ModuleTreeReader, depth: number): ImportedValue | undefined {
   if (depth >= CHAIN) return undefined;
   const { sf, abs } = tree;
@@ -80,6 +80,12 @@ function exportedValue(tree: ModuleTree, name: string, read: ModuleTreeReader, d
   };
   const found = own(name, true);
   if (found) return found;
+  // `export default { load(): RunState { … } }`, `export default api`
+  const assigned = name === 'default' ? sf.statements.find((s): s is ts.ExportAssignment => typescript.isExportAssignment(s) && !s.isExportEquals) : undefined;
+  if (assigned) {
+    const e = assigned.expression;
+    return typescript.isIdentifier(e) ? own(e.text, false) : { value: e, sf, names: typeNamesOf(collectModuleImports(sf), abs, read, undefined, depth) };
+  }
   for (const s of sf.statements) {
     if (!typescript.isExportDeclaration(s) || !s.exportClause || !typescript.isNamedExports(s.exportClause)) continue;
     const spec = s.exportClause.elements.find((e) => e.name.text === name);

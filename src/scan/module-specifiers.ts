@@ -11,9 +11,14 @@ import { typescript } from './typescript.js';
 /** A word the pre-processor may take as a load beyond the top-level statements, or an escape that hides one. */
 const OTHER_LOADS = /\brequire\b|\bdefine\b|\\u/;
 
-/** The specifiers of a module's text, by TypeScript's pre-processor. */
+/** `export * as ns from 's'` (a name or a string as the name): the pre-processor lists nothing for it. */
+const NAMESPACE_EXPORT = /(?<![\w$.])export\s*\*\s*as\s+(?:[\w$\u0080-\uffff]+|'[^'\n]*'|"[^"\n]*")\s*from\s*(['"])([^'"\n]+)\1/g;
+
+/** The specifiers of a module's text, by TypeScript's pre-processor, and those of its `export * as ns from` it leaves out. */
 export function textSpecifiers(text: string): string[] {
-  return typescript.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+  const out = typescript.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+  if (text.includes('*')) for (const m of text.matchAll(NAMESPACE_EXPORT)) if (!out.includes(m[2]!)) out.push(m[2]!);
+  return out;
 }
 
 /** The specifiers of a parsed module: its tree's when they are the pre-processor's list, else the pre-processor's. */

@@ -20,7 +20,7 @@ import { AUGMENTS, type Augmentation, augmentationIndex, augmentedSpecifiers } f
 import { namedFiles, testFileRule } from './test-files.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 import { readRegularFile } from '../safe-read.js';
-import { unlistedImports, type UnlistedImporter, type UnlistedKind } from './unlisted-imports.js';
+import { UNLISTED_LIMIT, unlistedImports, type UnlistedImporter, type UnlistedKind } from './unlisted-imports.js';
 import { settleImportedWrites, writersOfDoors } from './imported-door-writes.js';
 
 export { isPlainUtf8, mayMatter, mayMatterBytes, PREFILTER_TOKENS } from './prefilter.js';
@@ -136,7 +136,9 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     unlisted,
     importers,
     parsedCount: unlistedParsed,
+    beyondLimit,
   } = readUnlisted(root, layout, parsed, texts, prefilter, options, (abs) => isTest(rel(abs)) && !named.has(abs));
+  if (beyondLimit) unreadable.push({ file: rel(beyondLimit), message: beyondLimitMessage() });
 
   const barrels = barrelLinks(layout, parsed, options.generatedModule);
   const seenTokens = barrelRounds(parsed, texts.texts, texts.textOf, barrels);
@@ -222,7 +224,7 @@ function readUnlisted(
   prefilter: Prefilter,
   options: ScanFilesOptions,
   keptApart: (abs: string) => boolean,
-): { unlisted: Map<string, UnlistedKind>; importers: Map<string, UnlistedImporter[]>; parsedCount: number } {
+): { unlisted: Map<string, UnlistedKind>; importers: Map<string, UnlistedImporter[]>; parsedCount: number; beyondLimit?: string } {
   const kinds = new Map<string, UnlistedKind>();
   const importers = new Map<string, UnlistedImporter[]>();
   let parsedCount = 0;
@@ -236,7 +238,7 @@ function readUnlisted(
     readText: readSourceText,
     listedText: texts.textOf,
   });
-  for (const m of found) {
+  for (const m of found.modules) {
     texts.texts.set(m.abs, m.text);
     kinds.set(m.abs, m.kind);
     importers.set(m.abs, m.importers);
@@ -244,7 +246,12 @@ function readUnlisted(
     parsed.set(m.abs, parseSource(m.abs, m.text));
     parsedCount++;
   }
-  return { unlisted: kinds, importers, parsedCount };
+  return { unlisted: kinds, importers, parsedCount, ...(found.beyondLimit ? { beyondLimit: found.beyondLimit.abs } : {}) };
+}
+
+/** The unreadable-file text for the first unlisted module past the limit (its rule adds ", so it was not checked."). */
+function beyondLimitMessage(): string {
+  return `the file is a module the listing leaves out that the checked files import, found after the ${UNLISTED_LIMIT} such modules check reads in one scan: it and any more were not read`;
 }
 
 /** An unlisted module's scan: its kind, and the scanned files that import it (ESLint shows its findings there). */

@@ -211,6 +211,10 @@ export interface ImportedWrite {
   specifier: string;
   /** The export read (`default` for a default import). */
   name: string;
+  /** The members read on the export before the write (`ns.github.x = …` of `export * as ns`: `['github']`); a door only when the export is a namespace. */
+  members?: string[];
+  /** The door the write breaks if the export's value cannot be told (door-writes.ts `unknownHolderDoor`). */
+  unknown?: string;
   /** The doors this write breaks (door-writes.ts `BREAKS`, `Agent` for its tool sources). */
   breaks: string[];
   span: Span;
@@ -542,6 +546,8 @@ export interface FileScan {
   importedWrites?: ImportedWrite[];
   /** The doors the file exports, by exported name (file/door-exports.ts). */
   exportedDoors?: Record<string, string>;
+  /** The exports whose value check cannot tell (a factory of another module's result): a door's part written on one is reported fail closed. */
+  unknownExports?: string[];
   agentAsToolCalls?: AgentAsToolCall[];
   /** `new SandboxAgent(...)` sites (additive). */
   sandboxAgents?: SandboxAgentSite[];

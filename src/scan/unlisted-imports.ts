@@ -77,11 +77,18 @@ const MANIFEST_NAME = 'ctrlrun.tools.yaml';
 /** Imports of what is no code (styles, data, images): never a module to read. */
 const NOT_CODE = /\.(?:json|css|scss|sass|less|svg|png|jpe?g|gif|webp|ico|html?|md|txt|wasm|ya?ml|graphql|gql)(?:\?.*)?$/i;
 
+/** The unlisted modules read, and the first one found past `UNLISTED_LIMIT` (not read: check says so). */
+export interface UnlistedFound {
+  modules: Array<UnlistedModule & { text: string; importers: UnlistedImporter[] }>;
+  beyondLimit?: UnlistedModule & { importers: UnlistedImporter[] };
+}
+
 /**
  * The modules the scanned files import (transitively, through the modules found) that the listing
- * left out and that exist on disk, in the order found, at most `UNLISTED_LIMIT`, with their texts.
+ * left out and that exist on disk, in the order found, at most `UNLISTED_LIMIT`, with their texts;
+ * the next one found past the limit is named, so a door there is not passed over in silence.
  */
-export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & { text: string; importers: UnlistedImporter[] }> {
+export function unlistedImports(search: UnlistedSearch): UnlistedFound {
   const { root, layout } = search;
   const disk = { ...layout, files: new DiskFiles(layout.files) };
   let bound: string | undefined | null = null;
@@ -108,7 +115,8 @@ export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & 
     queue.push({ from: abs, specifiers: parsedSpecifiers(parsed.sf) });
   }
   let barrels = 0;
-  while (queue.length > 0 && out.length < UNLISTED_LIMIT) {
+  let beyondLimit: UnlistedFound['beyondLimit'];
+  while (queue.length > 0 && beyondLimit === undefined) {
     const { from, specifiers, origins } = queue.shift()!;
     for (const specifier of specifiers) {
       const importers = origins ?? [{ abs: from, specifier }];
@@ -127,13 +135,17 @@ export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & 
       const text = search.readText(target);
       if (text === undefined) continue;
       const own = [...importers];
+      if (out.length >= UNLISTED_LIMIT) {
+        // one more module than a scan reads: named (fail closed), and the search ends
+        beyondLimit = { abs: target, kind, importers: own };
+        break;
+      }
       found.set(target, own);
       out.push({ abs: target, kind, text, importers: own });
-      if (out.length >= UNLISTED_LIMIT) break;
       queue.push({ from: target, specifiers: textSpecifiers(text), origins: own });
     }
   }
-  return out;
+  return beyondLimit ? { modules: out, beyondLimit } : { modules: out };
 }
 
 /** Adds the importers not listed yet (a module imported by several files, or twice). */
@@ -202,8 +214,9 @@ function realOrSelf(abs: string): string {
 /**
  * A listed file no scan parsed that `specifier` leads to, with the specifiers it re-exports
  * (`export * from`, `export { x } from`) and those whose bindings it uses (`import { make } from
- * './gen/make.js'; export const tools = make()`): what it exports may be built there. A side-effect
- * or type-only import is not followed; nor, past `LISTED_BARRELS`, any listed file.
+ * './gen/make.js'; export const tools = make()`): what it exports may be built there; and those it
+ * imports for their side effects (`import './gen/register.js'`), which run with it. A type-only
+ * import is not followed; nor, past `LISTED_BARRELS`, any listed file.
  */
 function listedBarrel(
   specifier: string,
@@ -217,7 +230,19 @@ function listedBarrel(
   if (target?.kind !== 'file' || scanned.has(target.file) || seen.has(target.file)) return undefined;
   seen.add(target.file);
   const text = search.listedText(target.file);
-  return text?.includes('export') ? { abs: target.file, specifiers: [...reexportSpecifiers(text), ...usedImportSpecifiers(text)] } : undefined;
+  if (text === undefined) return undefined;
+  // a side-effect import runs the module it names (`import './gen/register.js'` may add tools to a
+  // registry an agent reads), whether or not this module exports anything
+  const specifiers = [...(text.includes('export') ? [...reexportSpecifiers(text), ...usedImportSpecifiers(text)] : []), ...sideEffectSpecifiers(text)];
+  return specifiers.length > 0 ? { abs: target.file, specifiers } : undefined;
+}
+
+/** A side-effect import: `import './x.js'` (no binding). */
+const SIDE_EFFECT_IMPORT = /(?<![\w$.])import\s*(['"])([^'"\n]+)\1/g;
+
+/** The specifiers a module imports for their side effects only. */
+function sideEffectSpecifiers(text: string): string[] {
+  return text.includes('import') ? [...text.matchAll(SIDE_EFFECT_IMPORT)].map((m) => m[2]!) : [];
 }
 
 /** A static import's clause: `d`, `* as n`, `{ a, b as c, type t }`, `d, { a }` (not `import type`). */

@@ -106,9 +106,10 @@ function memberReturn(f: ts.TypeQueryNode, q: ts.QualifiedName, file: TypeFile, 
   if (value) {
     v = value.decl;
     there = { sf: value.sf, names: value.names, followed };
-    if (v.type) return lastReturn(read(v.type, member, there, depth + 1));
+    if (v?.type) return lastReturn(read(v.type, member, there, depth + 1));
   }
-  let init = v?.initializer;
+  // a default import of `export default { load(): RunState { … } }`: the object there
+  let init = v?.initializer ?? value?.value;
   while (init && (typescript.isParenthesizedExpression(init) || typescript.isAsExpression(init) || typescript.isSatisfiesExpression(init)))
     init = init.expression;
   // `const api = new Api()`: the class's method, read as the member reader reads a value of the class

@@ -41,7 +41,9 @@ export interface SdkTypeNames {
 
 /** A variable another file of the app exports (`export const api = { load(): RunState {…} }`), with that file's names. */
 export interface ImportedValue {
-  decl: ts.VariableDeclaration;
+  /** The variable exported; none for a default export of an expression (`export default { … }`), whose expression is `value`. */
+  decl?: ts.VariableDeclaration;
+  value?: ts.Expression;
   sf: ts.SourceFile;
   names: SdkTypeNames;
 }

@@ -86,14 +86,17 @@ describe('a listed module that builds its exports with an unlisted module (item 
     expect(errors.map((f) => `${f.ruleId} ${f.file}:${f.line}`)).toEqual(['unprotected-tool src/gen/make.ts:4']);
   });
 
-  it('silent: a type-only import, an import whose binding is never used, a side-effect import', () => {
+  it('silent: a type-only import, an import whose binding is never used', () => {
     const forms = [
       lines("import type { makeTools } from './gen/make.js';", 'export const tools: ReturnType<typeof makeTools> = [];'),
       lines("import { type makeTools } from './gen/make.js';", 'export const tools: ReturnType<typeof makeTools> = [];'),
       lines("import { makeTools } from './gen/make.js';", 'export const tools = [];'),
-      lines("import './gen/make.js';", 'export const tools = [];'),
     ];
     for (const tools of forms) expect(genFindings(withTools(tools)), tools).toEqual([]);
+  });
+
+  it('a side-effect import runs the module: read as a scanned file importing it is (session 31)', () => {
+    expect(genFindings(withTools(lines("import './gen/make.js';", 'export const tools = [];')))).toEqual([4]);
   });
 });
 

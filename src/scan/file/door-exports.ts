@@ -15,54 +15,71 @@ import type { PropertyWrite } from './property-writes.js';
 /** What an exported agent is called among the doors: the SDK's runner takes its tools from its `getAllTools`. */
 export const AGENT_DOOR = 'Agent';
 
-/** The door a top-level value holds: `door` of door-writes.ts, or an SDK agent made with `new`. */
-export type DoorOfValue = (expr: ts.Expression, ancestors: readonly ts.Node[]) => string | undefined;
+/** The door a top-level value holds (`door` of door-writes.ts), and whether check could not tell every value it may be. */
+export type DoorOfValue = (expr: ts.Expression, ancestors: readonly ts.Node[]) => { door?: string; opaque: boolean };
 
-/** The doors the file exports, by exported name: `export const github = protectMcpServer(...)`, `export { sh as shell }`, `export default server` (as `default`). */
-export function exportedDoors(cx: FileContext, doorOf: DoorOfValue): Record<string, string> | undefined {
+/**
+ * The doors the file exports, by exported name: `export const github = protectMcpServer(...)`,
+ * `export { sh as shellTool }`, `export default server` (as `default`); and the exports whose value
+ * check cannot tell (`export const gh = makeServer()` of an imported factory), which may be doors.
+ */
+export function exportedDoors(cx: FileContext, doorOf: DoorOfValue): { doors?: Record<string, string>; unknown?: string[] } {
   const out: Record<string, string> = {};
+  const unknown: string[] = [];
   const top: readonly ts.Node[] = [cx.sf];
   const heldBy = (expr: ts.Expression): string | undefined => {
     const e = skipWrappers(expr);
     if (typescript.isNewExpression(e) && agentClassOf(cx, e.expression) !== undefined) return AGENT_DOOR;
-    const door = doorOf(e, top);
-    if (door !== undefined || !typescript.isIdentifier(e)) return door;
-    const held = initializerInScope(e.text, top, cx.hoisted);
-    const inner = held && skipWrappers(held.init);
+    const held = doorOf(e, top);
+    if (held.door !== undefined) return held.door;
+    if (held.opaque) return UNKNOWN;
+    if (!typescript.isIdentifier(e)) return undefined;
+    const init = initializerInScope(e.text, top, cx.hoisted);
+    const inner = init && skipWrappers(init.init);
     return inner && typescript.isNewExpression(inner) && agentClassOf(cx, inner.expression) !== undefined ? AGENT_DOOR : undefined;
+  };
+  const add = (name: string, door: string | undefined): void => {
+    if (door === UNKNOWN) unknown.push(name);
+    else if (door !== undefined) out[name] = door;
   };
   for (const st of cx.sf.statements) {
     if (typescript.isVariableStatement(st) && st.modifiers?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword)) {
-      for (const d of st.declarationList.declarations) {
-        const door = typescript.isIdentifier(d.name) && d.initializer ? heldBy(d.initializer) : undefined;
-        if (door !== undefined) out[(d.name as ts.Identifier).text] = door;
-      }
+      for (const d of st.declarationList.declarations) if (typescript.isIdentifier(d.name) && d.initializer) add(d.name.text, heldBy(d.initializer));
     } else if (typescript.isExportAssignment(st) && !st.isExportEquals) {
       // `export default protectMcpServer(...)`, `export default server`
-      const door = heldBy(st.expression);
-      if (door !== undefined) out.default = door;
+      add('default', heldBy(st.expression));
     } else if (typescript.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && typescript.isNamedExports(st.exportClause)) {
-      for (const el of st.exportClause.elements) {
-        const door = heldBy((el.propertyName ?? el.name) as ts.Identifier);
-        if (door !== undefined) out[el.name.text] = door;
-      }
+      for (const el of st.exportClause.elements) add(el.name.text, heldBy((el.propertyName ?? el.name) as ts.Identifier));
     }
   }
-  return Object.keys(out).length > 0 ? out : undefined;
+  return { ...(Object.keys(out).length > 0 ? { doors: out } : {}), ...(unknown.length > 0 ? { unknown } : {}) };
 }
 
-/** The module and export an expression names when it is an imported binding (`github`) or a member of an imported namespace (`d.github`). */
-function importedBinding(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[]): { specifier: string; name: string } | undefined {
-  const e = skipWrappers(expr);
-  if (typescript.isIdentifier(e)) {
-    const b = importOf(cx.sf, e.text);
-    return b && b.name !== '*' && declarationAt(e.text, ancestors, cx.hoisted) === undefined ? b : undefined;
+/** What `heldBy` answers for a value check cannot tell. */
+const UNKNOWN = '\0unknown';
+
+/**
+ * The module and export an expression names when it is an imported binding (`github`) or a member
+ * of one (`d.github` of a namespace import; `ns.github`, `b.ns.github` where the export may be a
+ * namespace, `export * as ns`): the members past the export are kept for the repo scan to follow.
+ */
+function importedBinding(
+  cx: FileContext,
+  expr: ts.Expression,
+  ancestors: readonly ts.Node[],
+): { specifier: string; name: string; members: string[] } | undefined {
+  const members: string[] = [];
+  let e = skipWrappers(expr);
+  while (typescript.isPropertyAccessExpression(e) && typescript.isIdentifier(e.name)) {
+    members.unshift(e.name.text);
+    e = skipWrappers(e.expression);
   }
-  if (typescript.isPropertyAccessExpression(e) && typescript.isIdentifier(e.expression)) {
-    const b = importOf(cx.sf, e.expression.text);
-    return b?.name === '*' && declarationAt(e.expression.text, ancestors, cx.hoisted) === undefined ? { specifier: b.specifier, name: e.name.text } : undefined;
-  }
-  return undefined;
+  if (!typescript.isIdentifier(e) || declarationAt(e.text, ancestors, cx.hoisted) !== undefined) return undefined;
+  const b = importOf(cx.sf, e.text);
+  if (b === undefined) return undefined;
+  // a namespace import's first member is the export read; a binding itself is one
+  const path = b.name === '*' ? members : [b.name, ...members];
+  return path.length > 0 ? { specifier: b.specifier, name: path[0]!, members: path.slice(1) } : undefined;
 }
 
 /** The import declaring `local` at the top of the file: its specifier and the name imported (`default`, `*` for a namespace); `require` bindings are not read. */
@@ -83,6 +100,7 @@ export function importedWrite(cx: FileContext, w: PropertyWrite, ancestors: read
   const from = importedBinding(cx, w.target, ancestors);
   if (from === undefined) return undefined;
   const out: ImportedWrite = { specifier: from.specifier, name: from.name, breaks: [...breaks], span: spanOf(w.node, cx.sf), property: w.key, form: w.form };
+  if (from.members.length > 0) out.members = from.members;
   if (w.inner !== undefined) out.inner = w.inner;
   if (w.via !== undefined) out.via = w.via;
   const t = skipWrappers(w.target);

@@ -105,6 +105,9 @@ export function settleDoorWrites(cx: FileContext): void {
     if (held.door === undefined) {
       const imported = importedWrite(cx, w, ancestors, breaksOf(w));
       if (imported !== undefined) {
+        // the door the write breaks if the repo scan cannot tell what the import is (a factory's result)
+        const unknown = unknownHolderDoor(cx, w);
+        if (unknown !== undefined) imported.unknown = unknown;
         reported.add(w.node);
         cx.scan.importedWrites = [...(cx.scan.importedWrites ?? []), imported];
         continue;
@@ -121,8 +124,9 @@ export function settleDoorWrites(cx: FileContext): void {
     if (held.door === undefined) d.unresolved = true;
     cx.scan.doorWrites!.push(d);
   }
-  const exported = exportedDoors(cx, (e, ancestors) => doorHeldBy(cx, e, ancestors, cx.sf.end).door);
-  if (exported !== undefined) cx.scan.exportedDoors = exported;
+  const exported = exportedDoors(cx, (e, ancestors) => doorHeldBy(cx, e, ancestors, cx.sf.end));
+  if (exported.doors !== undefined) cx.scan.exportedDoors = exported.doors;
+  if (exported.unknown !== undefined) cx.scan.unknownExports = exported.unknown;
 }
 
 /** The doors a write would break if its object were one of them (an imported binding's door is known only to the repo scan). */
