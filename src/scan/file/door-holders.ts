@@ -24,7 +24,7 @@ export interface HeldValue {
  * (`opaque`): a parameter of a method or a callback, an element of an array, a function's result,
  * a field of a base class. A write on such an object may be a door's (file/door-writes.ts).
  */
-export interface HeldBudget {
+interface HeldBudget {
   left: number;
   opaque?: true;
   /** Each node followed, at the least depth it was followed from. */
@@ -34,7 +34,13 @@ export interface HeldBudget {
 /** How many steps (variables, properties, fields, parameters) a holder is followed through. */
 const MAX_DEPTH = 6;
 /** How many values one question follows at most: a function called from many places, through functions called from many, stays cheap. */
-export const MAX_HELD = 256;
+const MAX_HELD = 256;
+
+/** What a holder may hold, and whether some value could not be followed to what made it (a write on it may be a door's). */
+export interface Held {
+  values: HeldValue[];
+  opaque: boolean;
+}
 
 /**
  * The values `expr` may hold where `ancestors` end, each step on the way included (a variable's name
@@ -43,7 +49,14 @@ export const MAX_HELD = 256;
  * `this.p = v`) of the class (or the object literal) the method is in, and a parameter to the
  * argument each call of its function in the file passes.
  */
-export function heldValues(cx: FileContext, value: HeldValue, depth = 0, budget: HeldBudget = { left: MAX_HELD, seen: new Map() }): HeldValue[] {
+export function heldValues(cx: FileContext, value: HeldValue): Held {
+  const budget: HeldBudget = { left: MAX_HELD, seen: new Map() };
+  const values = follow(cx, value, 0, budget);
+  return { values, opaque: budget.opaque === true };
+}
+
+/** One step of `heldValues`, spending the question's budget. */
+function follow(cx: FileContext, value: HeldValue, depth: number, budget: HeldBudget): HeldValue[] {
   let e = skipWrappers(value.expr);
   while (typescript.isAwaitExpression(e)) e = skipWrappers(e.expression);
   const here = { ...value, expr: e };
@@ -56,7 +69,7 @@ export function heldValues(cx: FileContext, value: HeldValue, depth = 0, budget:
     return [];
   }
   budget.seen.set(e, depth);
-  const next = (v: HeldValue): HeldValue[] => heldValues(cx, v, depth + 1, budget);
+  const next = (v: HeldValue): HeldValue[] => follow(cx, v, depth + 1, budget);
   const opaque = (): HeldValue[] => {
     budget.opaque = true;
     return [here];

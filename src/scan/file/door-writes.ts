@@ -7,7 +7,7 @@ import type { DoorWrite, InvokeReplacement } from '../types.js';
 import { doorOf, resolve, varKey, type FileContext } from './context.js';
 import type { PropertyWrite } from './property-writes.js';
 import { AGENT_DOOR, exportedDoors, importedWrite } from './door-exports.js';
-import { heldValues, MAX_HELD, type HeldBudget, type HeldValue } from './door-holders.js';
+import { heldValues, type HeldValue } from './door-holders.js';
 import { onHandoffInvokeWritten } from './handoffs.js';
 import { HOSTED_SHELL, makesHostedShell, makesShellLocal } from './hosted-shells.js';
 
@@ -138,12 +138,12 @@ function breaksOf(w: PropertyWrite): string[] {
  * place (`protectMcpServer(fs)`) before `at`. The first door found, when the holder may hold several.
  */
 function doorHeldBy(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[], at: number): { door?: string; opaque: boolean } {
-  const budget: HeldBudget = { left: MAX_HELD, seen: new Map() };
-  for (const v of heldValues(cx, { expr, ancestors, at }, 0, budget)) {
+  const held = heldValues(cx, { expr, ancestors, at });
+  for (const v of held.values) {
     const door = doorMadeBy(cx, v);
     if (door !== undefined) return { door, opaque: false };
   }
-  return { opaque: budget.opaque === true };
+  return { opaque: held.opaque };
 }
 
 /**

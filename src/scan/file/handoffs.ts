@@ -142,7 +142,7 @@ function mayGiveInvoke(cx: FileContext, overrides: ts.ObjectLiteralExpression, d
 
 /** The agent the handoff `receiver` holds hands off to: `handoff(agent, ...)` or `protectHandoff(action, agent, ...)` where it is made. */
 function handoffTarget(cx: FileContext, receiver: ts.Expression): string | undefined {
-  for (const v of heldValues(cx, { expr: receiver, ancestors: cx.ancestors, at: receiver.pos })) {
+  for (const v of heldValues(cx, { expr: receiver, ancestors: cx.ancestors, at: receiver.pos }).values) {
     if (!typescript.isCallExpression(v.expr)) continue;
     const init = v.expr;
     const door = doorOf(cx, init.expression);
