@@ -1,6 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
-import { declarationAt, declarationOf, initializerInScope } from '../local-values.js';
+import { declarationAt, declarationOf, initializerInScope, valuesInScope } from '../local-values.js';
 import { isStaticMember } from '../method-types.js';
 import { isWrapper, propertyName, skipWrappers } from '../syntax.js';
 import { doorOf, resolve, returnsOf, type FileContext } from './context.js';
@@ -75,8 +75,13 @@ function follow(cx: FileContext, value: HeldValue, depth: number, budget: HeldBu
     return [here];
   };
   if (typescript.isIdentifier(e)) {
-    const held = initializerInScope(e.text, value.ancestors, cx.hoisted);
-    if (held) return [here, ...next({ expr: held.init, ancestors: held.ancestors, at: value.at })];
+    // a `let` or `var`: its initializer and every value the file assigns it, each read where it is
+    // (a function's own const given to it); one check cannot follow makes the holder opaque
+    const held = valuesInScope(e.text, value.ancestors, cx.hoisted);
+    if (held !== undefined && held.length > 0) {
+      const init = initializerInScope(e.text, value.ancestors, cx.hoisted)?.init;
+      return [here, ...held.flatMap((v) => next({ expr: v.init, ancestors: v.init === init ? v.ancestors : pathTo(cx.sf, v.init), at: value.at }))];
+    }
     const args = argumentsOf(cx, e.text, value.ancestors, budget);
     if (args === undefined) return opaqueName(cx, e.text, value.ancestors) ? opaque() : [here];
     return [here, ...args.flatMap(next)];
@@ -171,6 +176,10 @@ function opaqueName(cx: FileContext, name: string, ancestors: readonly ts.Node[]
     typescript.isForStatement(d)
   );
 }
+
+/** `this` in a constructor or a field's initializer: an object being built, before anything can protect it. */
+export const isThisBeingBuilt = (e: ts.Expression, ancestors: readonly ts.Node[]): boolean =>
+  skipWrappers(e).kind === typescript.SyntaxKind.ThisKeyword && inConstruction(ancestors);
 
 /** Whether `this` where `ancestors` end is an object being built: a constructor's or a field initializer's (before anything can protect it). */
 function inConstruction(ancestors: readonly ts.Node[]): boolean {
