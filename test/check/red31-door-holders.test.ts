@@ -132,6 +132,13 @@ const helpers: Case[] = [
     file: 'src/tamper.ts',
     lines: [2, 3],
   },
+  {
+    name: 'an imported handoff given another invoke function in a module naming neither',
+    files: { ...oncall(), 'src/tamper.ts': lines("import { h } from './agent.js';", 'export const open = (f: any) => {', '  h.onInvokeHandoff = f;', '};') },
+    ruleId: HANDOFF,
+    file: 'src/tamper.ts',
+    lines: [3],
+  },
 ];
 
 describe('session 31: door writes on let holders, clones and helpers', () => {

@@ -177,10 +177,6 @@ function opaqueName(cx: FileContext, name: string, ancestors: readonly ts.Node[]
   );
 }
 
-/** `this` in a constructor or a field's initializer: an object being built, before anything can protect it. */
-export const isThisBeingBuilt = (e: ts.Expression, ancestors: readonly ts.Node[]): boolean =>
-  skipWrappers(e).kind === typescript.SyntaxKind.ThisKeyword && inConstruction(ancestors);
-
 /** Whether `this` where `ancestors` end is an object being built: a constructor's or a field initializer's (before anything can protect it). */
 function inConstruction(ancestors: readonly ts.Node[]): boolean {
   for (let i = ancestors.length - 1; i > 0; i--) {

@@ -5,8 +5,9 @@ import { isStringLike, optionsOf, propertyName, skipWrappers } from '../syntax.j
 import type { HandoffSite, ToolCallOptions } from '../types.js';
 import { agentNameOf, isAgentExpr } from './agents.js';
 import { constObjectLiteral, doorOf, resolve, type FileContext, type ResolvedMember } from './context.js';
-import { initializerInScope } from '../local-values.js';
-import { heldValues, isThisBeingBuilt } from './door-holders.js';
+import { declarationAt, initializerInScope } from '../local-values.js';
+import { heldValues } from './door-holders.js';
+import { importOf } from './door-exports.js';
 import { isSdkModule } from '../imports.js';
 
 // Handoffs: the SDK's `handoff(agent, config)`, agents listed in `handoffs: [...]`, and the
@@ -105,15 +106,30 @@ export const usesAgents = (cx: FileContext): boolean => cx.scan.importsSdk || cx
  * calls that function on the model's arguments, and protectHandoff decides the transfer inside the
  * one it set, so the new one runs app code with no decision. The name is the SDK's alone, so a
  * helper given the handoff that names neither the SDK nor the generated module is read too (session
- * 31); in such a file, `this.onInvokeHandoff = f` in a constructor is an object being built (the SDK's
- * own `Handoff` class), not a protected handoff written.
+ * 31), when the object written may be one it was given (below).
  */
 export function onHandoffInvokeWritten(cx: FileContext, node: ts.Node, receiver: ts.Expression): void {
-  if (!usesAgents(cx) && isThisBeingBuilt(receiver, cx.ancestors)) return;
+  if (!usesAgents(cx) && !mayBeGivenHandoff(cx, receiver)) return;
   const site: HandoffSite = { kind: 'handoff', span: spanOf(node, cx.sf), form: 'call', constructed: 'assignment', onHandoff: true, inputType: true };
   const to = handoffTarget(cx, receiver);
   if (to !== undefined) site.to = to;
   cx.scan.handoffs!.push(site);
+}
+
+/**
+ * In a file naming neither the SDK nor the generated module, whether the object written may be a
+ * handoff made elsewhere: one check cannot follow (a parameter, a call's result) or an import. An
+ * object the file makes itself (an app's own event bus), `this` in a constructor (the SDK's own
+ * `Handoff` class) is none.
+ */
+function mayBeGivenHandoff(cx: FileContext, receiver: ts.Expression): boolean {
+  const held = heldValues(cx, { expr: receiver, ancestors: cx.ancestors, at: receiver.pos });
+  return (
+    held.opaque ||
+    held.values.some(
+      (v) => typescript.isIdentifier(v.expr) && declarationAt(v.expr.text, v.ancestors, cx.hoisted) === undefined && importOf(cx.sf, v.expr.text) !== undefined,
+    )
+  );
 }
 
 /**
