@@ -211,6 +211,11 @@ export interface ImportedWrite {
   specifier: string;
   /** The export read (`default` for a default import). */
   name: string;
+  /**
+   * A write on an object check cannot follow, in a module naming neither the SDK nor the generated
+   * module: reported (as such) when any of these modules exports a door of `breaks` under any name.
+   */
+  anyOf?: string[];
   /** The doors this write breaks (door-writes.ts `BREAKS`, `Agent` for its tool sources). */
   breaks: string[];
   span: Span;

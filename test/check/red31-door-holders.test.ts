@@ -141,8 +141,37 @@ const helpers: Case[] = [
   },
 ];
 
+/** A module exporting a protected shell tool (the generated module's). */
+const TOOLS = lines(
+  "import { type Shell } from '@openai/agents';",
+  "import { protectShellTool } from './ctrlrun.generated.js';",
+  'declare const shell: Shell;',
+  "export const hostTool = protectShellTool('host.shell', { shell });",
+  'export const label = "host";',
+);
+
+/** d. A local door's body written on an object check cannot follow, in a module naming neither but importing a door's module. */
+const generic: Case[] = [
+  {
+    name: "`t.shell = x` on a loop's variable in a module importing a module that exports a shell tool",
+    files: {
+      'src/tools.ts': TOOLS,
+      'src/swap.ts': lines(
+        "import { label } from './tools.js';",
+        'export function swapAll(list: any[], x: any) {',
+        '  for (const t of list) t.shell = x;',
+        '  return label;',
+        '}',
+      ),
+    },
+    ruleId: SHELL,
+    file: 'src/swap.ts',
+    lines: [3],
+  },
+];
+
 describe('session 31: door writes on let holders, clones and helpers', () => {
-  for (const c of [...letHolders, ...clones, ...helpers]) it(`reports ${c.name}`, () => expect(at(c.files, c.ruleId, c.file)).toEqual(c.lines));
+  for (const c of [...letHolders, ...clones, ...helpers, ...generic]) it(`reports ${c.name}`, () => expect(at(c.files, c.ruleId, c.file)).toEqual(c.lines));
 
   it('names the door a `let` was given, not an object check cannot tell', () => {
     const [m] = messages(letHolders[0]!.files, MCP, 'src/servers.ts');
@@ -212,6 +241,48 @@ describe('session 31: writes on objects check knows, and no handoff, stay silent
       HANDOFF,
       'src/my-handoff.ts',
     ],
+    [
+      "`t.shell = x` on a loop's variable in a module importing only modules that export no shell tool (a guarded server)",
+      {
+        'src/tools.ts': TOOLS,
+        'src/labels.ts': lines(
+          "import { MCPServerStdio } from '@openai/agents';",
+          "import { protectMcpServer } from './ctrlrun.generated.js';",
+          "export const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
+          'export const label = "host";',
+        ),
+        // the comment names the tools' module, so the writer search reads the file
+        'src/swap.ts': lines(
+          "import { label } from './labels.js';",
+          'export function swapAll(list: any[], x: any) {',
+          '  for (const t of list) t.shell = x;',
+          "  return label; // not the tools' labels",
+          '}',
+        ),
+      },
+      SHELL,
+      'src/swap.ts',
+    ],
+    [
+      '`o.shell = x` on an object the module makes, importing a module that exports a shell tool',
+      {
+        'src/tools.ts': TOOLS,
+        'src/swap.ts': lines(
+          "import { label } from './tools.js';",
+          'export function swap(x: any) {',
+          '  const o = { shell: x, label };',
+          '  o.shell = x;',
+          '  return o;',
+          '}',
+        ),
+      },
+      SHELL,
+      'src/swap.ts',
+    ],
   ];
   for (const [name, files, ruleId, file] of silent) it(`stays silent on ${name}`, () => expect(at(files, ruleId, file)).toEqual([]));
+  it('reports no other door for a shell written in a module importing a guarded server', () => {
+    const [, files, , file] = silent.find(([name]) => name.includes('(a guarded server)'))!;
+    for (const ruleId of [MCP, SHELL, 'hosted-mcp-unguarded']) expect(at(files, ruleId, file), ruleId).toEqual([]);
+  });
 });
