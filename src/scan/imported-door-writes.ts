@@ -27,6 +27,9 @@ export interface DoorModules {
   renamedTokens: () => void;
 }
 
+/** The local doors whose body is a common word (`shell`, `editor`, `computer`). */
+const LOCAL_DOORS = new Set(['protectShellTool', 'protectApplyPatchTool', 'protectComputerTool']);
+
 /** How many re-exports a door is followed through. */
 const CHAIN = 8;
 
@@ -36,6 +39,11 @@ export function settleImportedWrites(scans: readonly FileScan[], modules: DoorMo
     if (!scan.importedWrites) continue;
     const from = path.resolve(modules.root, scan.file);
     for (const w of scan.importedWrites) {
+      if (w.anyOf !== undefined) {
+        const door = w.anyOf.map((specifier) => ownDoors(modules, specifier, from).find((d) => w.breaks.includes(d))).find((d) => d !== undefined);
+        if (door !== undefined) report(scan, w, door, true);
+        continue;
+      }
       const door = exportedDoor(modules, { specifier: w.specifier, name: w.name, members: w.members ?? [] }, from, 0, new Set());
       if (door === TOO_FAR) {
         // followed through more re-exports than CHAIN: reported as a write check cannot follow (fail closed)
@@ -48,6 +56,12 @@ export function settleImportedWrites(scans: readonly FileScan[], modules: DoorMo
       } else if (door !== undefined && w.breaks.includes(door)) report(scan, w, door);
     }
   }
+}
+
+/** The doors a module exports under any name (its own exports; re-exports are not followed). */
+function ownDoors(m: DoorModules, specifier: string, fromAbs: string): string[] {
+  const target = resolveSpecifier(m.layout, specifier, fromAbs);
+  return target?.kind === 'file' ? Object.values(m.scanOf(target.file)?.exportedDoors ?? {}) : [];
 }
 
 /** What `exportedDoor` answers when the chain of re-exports is longer than it follows. */
@@ -166,10 +180,19 @@ export function writersOfDoors(s: WriterSearch): DoorModules {
   const names = new Set<string>();
   for (const scan of s.scans) for (const name of Object.keys(scan.exportedDoors ?? {})) if (name !== 'default') names.add(name);
   const defaults = s.scans.some((scan) => scan.exportedDoors?.default !== undefined);
+  // a file writing a local door's body on an object check cannot follow, importing a module that
+  // exports such a door under a name the file never spells (file/door-writes.ts `anyImportedDoorWrite`):
+  // the module's own name (its folder's, for an index) is in the import's specifier
+  const modules = new Set<string>();
+  for (const scan of s.scans) {
+    if (!Object.values(scan.exportedDoors ?? {}).some((d) => LOCAL_DOORS.has(d))) continue;
+    const base = path.basename(scan.file).replace(/\.[^.]+$/, '');
+    modules.add(base === 'index' ? path.basename(path.dirname(scan.file)) : base);
+  }
   // the files that may write a door: those the prefilter passed over that name a door word (few, and
   // rare outside a writer); the names they must also hold, the test-file rule last, as it costs a path
   const mayWrite: Array<readonly [string, string | Buffer]> = [];
-  if (names.size > 0 || defaults) {
+  if (names.size > 0 || defaults || modules.size > 0) {
     for (const [abs, text] of s.texts.texts) {
       if (s.parsed.has(abs) || !isSourceFile(abs)) continue;
       if (s.doorWord?.(abs) ?? DOOR_WORD.test(typeof text === 'string' ? text : text.toString('latin1'))) mayWrite.push([abs, text]);
@@ -190,7 +213,7 @@ export function writersOfDoors(s: WriterSearch): DoorModules {
   if (mayWrite.length > 0) renamedTokens();
   const fresh: string[] = [];
   for (const [abs, text] of mayWrite) {
-    if ((!anyName && ![...names].some((n) => text.includes(n))) || s.leftOut(abs)) continue;
+    if ((!anyName && ![...names].some((n) => text.includes(n)) && ![...modules].some((m) => text.includes(m))) || s.leftOut(abs)) continue;
     s.parsed.set(abs, parseSource(abs, s.texts.textOf(abs)!));
     fresh.push(abs);
   }

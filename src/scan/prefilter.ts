@@ -43,6 +43,8 @@ export const PREFILTER_TOKENS = [
   'errorFunction',
   'require_approval',
   'on_approval',
+  // a handoff's invoke function, the SDK's name alone, written in a helper given the handoff (file/handoffs.ts)
+  'onInvokeHandoff',
   // a route on the edge runtime (`export const runtime = 'edge'`) seeds the browser-side analysis
   // though it need not name the SDK (it imports the agents from another module)
   "edge'",

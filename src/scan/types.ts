@@ -215,6 +215,11 @@ export interface ImportedWrite {
   members?: string[];
   /** The door the write breaks if the export's value cannot be told (door-writes.ts `unknownHolderDoor`). */
   unknown?: string;
+  /**
+   * A write on an object check cannot follow, in a module naming neither the SDK nor the generated
+   * module: reported (as such) when any of these modules exports a door of `breaks` under any name.
+   */
+  anyOf?: string[];
   /** The doors this write breaks (door-writes.ts `BREAKS`, `Agent` for its tool sources). */
   breaks: string[];
   span: Span;

@@ -1,6 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
-import { declarationAt, declarationOf, initializerInScope } from '../local-values.js';
+import { declarationAt, declarationOf, initializerInScope, valuesInScope } from '../local-values.js';
 import { isStaticMember } from '../method-types.js';
 import { isWrapper, propertyName, skipWrappers } from '../syntax.js';
 import { doorOf, resolve, returnsOf, type FileContext } from './context.js';
@@ -24,7 +24,7 @@ export interface HeldValue {
  * (`opaque`): a parameter of a method or a callback, an element of an array, a function's result,
  * a field of a base class. A write on such an object may be a door's (file/door-writes.ts).
  */
-export interface HeldBudget {
+interface HeldBudget {
   left: number;
   opaque?: true;
   /** Each node followed, at the least depth it was followed from. */
@@ -34,7 +34,13 @@ export interface HeldBudget {
 /** How many steps (variables, properties, fields, parameters) a holder is followed through. */
 const MAX_DEPTH = 6;
 /** How many values one question follows at most: a function called from many places, through functions called from many, stays cheap. */
-export const MAX_HELD = 256;
+const MAX_HELD = 256;
+
+/** What a holder may hold, and whether some value could not be followed to what made it (a write on it may be a door's). */
+export interface Held {
+  values: HeldValue[];
+  opaque: boolean;
+}
 
 /**
  * The values `expr` may hold where `ancestors` end, each step on the way included (a variable's name
@@ -43,7 +49,14 @@ export const MAX_HELD = 256;
  * `this.p = v`) of the class (or the object literal) the method is in, and a parameter to the
  * argument each call of its function in the file passes.
  */
-export function heldValues(cx: FileContext, value: HeldValue, depth = 0, budget: HeldBudget = { left: MAX_HELD, seen: new Map() }): HeldValue[] {
+export function heldValues(cx: FileContext, value: HeldValue): Held {
+  const budget: HeldBudget = { left: MAX_HELD, seen: new Map() };
+  const values = follow(cx, value, 0, budget);
+  return { values, opaque: budget.opaque === true };
+}
+
+/** One step of `heldValues`, spending the question's budget. */
+function follow(cx: FileContext, value: HeldValue, depth: number, budget: HeldBudget): HeldValue[] {
   let e = skipWrappers(value.expr);
   while (typescript.isAwaitExpression(e)) e = skipWrappers(e.expression);
   const here = { ...value, expr: e };
@@ -56,14 +69,19 @@ export function heldValues(cx: FileContext, value: HeldValue, depth = 0, budget:
     return [];
   }
   budget.seen.set(e, depth);
-  const next = (v: HeldValue): HeldValue[] => heldValues(cx, v, depth + 1, budget);
+  const next = (v: HeldValue): HeldValue[] => follow(cx, v, depth + 1, budget);
   const opaque = (): HeldValue[] => {
     budget.opaque = true;
     return [here];
   };
   if (typescript.isIdentifier(e)) {
-    const held = initializerInScope(e.text, value.ancestors, cx.hoisted);
-    if (held) return [here, ...next({ expr: held.init, ancestors: held.ancestors, at: value.at })];
+    // a `let` or `var`: its initializer and every value the file assigns it, each read where it is
+    // (a function's own const given to it); one check cannot follow makes the holder opaque
+    const held = valuesInScope(e.text, value.ancestors, cx.hoisted);
+    if (held !== undefined && held.length > 0) {
+      const init = initializerInScope(e.text, value.ancestors, cx.hoisted)?.init;
+      return [here, ...held.flatMap((v) => next({ expr: v.init, ancestors: v.init === init ? v.ancestors : pathTo(cx.sf, v.init), at: value.at }))];
+    }
     const args = argumentsOf(cx, e.text, value.ancestors, budget);
     if (args === undefined) return opaqueName(cx, e.text, value.ancestors) ? opaque() : [here];
     return [here, ...args.flatMap(next)];

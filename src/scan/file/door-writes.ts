@@ -3,11 +3,11 @@ import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
 import { isToolFactory } from '../imports.js';
 import { isStringLike, propertyName, skipWrappers } from '../syntax.js';
-import type { DoorWrite, InvokeReplacement } from '../types.js';
+import type { DoorWrite, ImportedWrite, InvokeReplacement } from '../types.js';
 import { doorOf, resolve, varKey, type FileContext } from './context.js';
 import type { PropertyWrite } from './property-writes.js';
 import { AGENT_DOOR, exportedDoors, importedWrite } from './door-exports.js';
-import { heldValues, MAX_HELD, type HeldBudget, type HeldValue } from './door-holders.js';
+import { heldValues, type HeldValue } from './door-holders.js';
 import { onHandoffInvokeWritten } from './handoffs.js';
 import { HOSTED_SHELL, makesHostedShell, makesShellLocal } from './hosted-shells.js';
 
@@ -103,7 +103,7 @@ export function settleDoorWrites(cx: FileContext): void {
     const held = doorHeldBy(cx, w.target, ancestors, w.node.pos);
     const door = held.door ?? (held.opaque ? unknownHolderDoor(cx, w) : undefined);
     if (held.door === undefined) {
-      const imported = importedWrite(cx, w, ancestors, breaksOf(w));
+      const imported = importedWrite(cx, w, ancestors, breaksOf(w)) ?? (held.opaque && door === undefined ? anyImportedDoorWrite(cx, w) : undefined);
       if (imported !== undefined) {
         // the door the write breaks if the repo scan cannot tell what the import is (a factory's result)
         const unknown = unknownHolderDoor(cx, w);
@@ -142,12 +142,12 @@ function breaksOf(w: PropertyWrite): string[] {
  * place (`protectMcpServer(fs)`) before `at`. The first door found, when the holder may hold several.
  */
 function doorHeldBy(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[], at: number): { door?: string; opaque: boolean } {
-  const budget: HeldBudget = { left: MAX_HELD, seen: new Map() };
-  for (const v of heldValues(cx, { expr, ancestors, at }, 0, budget)) {
+  const held = heldValues(cx, { expr, ancestors, at });
+  for (const v of held.values) {
     const door = doorMadeBy(cx, v);
     if (door !== undefined) return { door, opaque: false };
   }
-  return { opaque: budget.opaque === true };
+  return { opaque: held.opaque };
 }
 
 /**
@@ -163,6 +163,34 @@ function unknownHolderDoor(cx: FileContext, w: PropertyWrite): string | undefine
   if (w.key === 'providerData') return writesApproval(w) ? 'hostedMcpTool' : undefined;
   const local = LOCAL_BODIES[w.key];
   return local !== undefined && (cx.scan.importsSdk || cx.generatedDoorNames.size > 0 || cx.generatedNamespaces.size > 0) ? local : undefined;
+}
+
+/**
+ * A local door's body (`shell`, `editor`, `computer`) written on an object check cannot follow in a
+ * file naming neither the SDK nor the generated module (session 31): the words are common, so it
+ * is reported only if a module the file imports exports such a door (the repo scan decides,
+ * imported-door-writes.ts), as a write on an object check cannot tell.
+ */
+function anyImportedDoorWrite(cx: FileContext, w: PropertyWrite): ImportedWrite | undefined {
+  const local = LOCAL_BODIES[w.key];
+  if (local === undefined || w.beforeSpread || w.form === 'spread') return undefined;
+  const specifiers = cx.sf.statements.flatMap((st) =>
+    typescript.isImportDeclaration(st) && typescript.isStringLiteral(st.moduleSpecifier) && !st.importClause?.isTypeOnly ? [st.moduleSpecifier.text] : [],
+  );
+  if (specifiers.length === 0) return undefined;
+  const out: ImportedWrite = {
+    specifier: specifiers[0]!,
+    name: '*',
+    anyOf: specifiers,
+    breaks: [local],
+    span: spanOf(w.node, cx.sf),
+    property: w.key,
+    form: w.form,
+  };
+  if (w.inner !== undefined) out.inner = w.inner;
+  if (w.via !== undefined) out.via = w.via;
+  out.target = skipWrappers(w.target).getText(cx.sf);
+  return out;
 }
 
 const LOCAL_BODIES: Record<string, string | undefined> = { shell: 'protectShellTool', editor: 'protectApplyPatchTool', computer: 'protectComputerTool' };

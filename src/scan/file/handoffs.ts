@@ -5,8 +5,9 @@ import { isStringLike, optionsOf, propertyName, skipWrappers } from '../syntax.j
 import type { HandoffSite, ToolCallOptions } from '../types.js';
 import { agentNameOf, isAgentExpr } from './agents.js';
 import { constObjectLiteral, doorOf, resolve, type FileContext, type ResolvedMember } from './context.js';
-import { initializerInScope } from '../local-values.js';
+import { declarationAt, initializerInScope } from '../local-values.js';
 import { heldValues } from './door-holders.js';
+import { importOf } from './door-exports.js';
 import { isSdkModule } from '../imports.js';
 
 // Handoffs: the SDK's `handoff(agent, config)`, agents listed in `handoffs: [...]`, and the
@@ -96,14 +97,19 @@ export function onHandoffSubclass(cx: FileContext, node: ts.ClassLikeDeclaration
 const isSuperCall = (e: ts.Expression | undefined): e is ts.CallExpression =>
   !!e && typescript.isCallExpression(e) && e.expression.kind === typescript.SyntaxKind.SuperKeyword;
 
+/** Whether the file uses the SDK or the generated module (the SDK's own source names neither: it imports itself by paths). */
+export const usesAgents = (cx: FileContext): boolean => cx.scan.importsSdk || cx.generatedDoorNames.size > 0 || cx.generatedNamespaces.size > 0;
+
 /**
  * `h.onInvokeHandoff = f` (also `h['onInvokeHandoff'] = f`, `Object.assign(h, { onInvokeHandoff })`,
- * a copy `{ ...h, onInvokeHandoff }`, `Reflect.set`, file/property-writes.ts) in a file that uses the SDK or the
- * generated module: the runner calls that function on the model's arguments, and protectHandoff
- * decides the transfer inside the one it set, so the new one runs app code with no decision.
+ * a copy `{ ...h, onInvokeHandoff }`, `Reflect.set`, file/property-writes.ts), in any file: the runner
+ * calls that function on the model's arguments, and protectHandoff decides the transfer inside the
+ * one it set, so the new one runs app code with no decision. The name is the SDK's alone, so a
+ * helper given the handoff that names neither the SDK nor the generated module is read too (session
+ * 31), when the object written may be one it was given (below).
  */
 export function onHandoffInvokeWritten(cx: FileContext, node: ts.Node, receiver: ts.Expression): void {
-  if (!cx.scan.importsSdk && cx.generatedDoorNames.size === 0 && cx.generatedNamespaces.size === 0) return;
+  if (!usesAgents(cx) && !mayBeGivenHandoff(cx, receiver)) return;
   const site: HandoffSite = { kind: 'handoff', span: spanOf(node, cx.sf), form: 'call', constructed: 'assignment', onHandoff: true, inputType: true };
   const to = handoffTarget(cx, receiver);
   if (to !== undefined) site.to = to;
@@ -111,38 +117,64 @@ export function onHandoffInvokeWritten(cx: FileContext, node: ts.Node, receiver:
 }
 
 /**
- * `h.clone({ onInvokeHandoff: f })` in a file that uses the SDK or the generated module: the SDK's
- * `Handoff.clone` takes the override as the copy's invoke function, so the copy runs it in place of
- * the one protectHandoff decides in. An override `agent` alone keeps the old function (it runs it).
- * Overrides spread from what check cannot read may hold it (`h.clone({ ...overrides })`): reported.
+ * In a file naming neither the SDK nor the generated module, whether the object written may be a
+ * handoff made elsewhere: one check cannot follow (a parameter, a call's result) or an import. An
+ * object the file makes itself (an app's own event bus), `this` in a constructor (the SDK's own
+ * `Handoff` class) is none.
  */
-export function onHandoffClone(cx: FileContext, node: ts.CallExpression, receiver: ts.Expression): void {
-  const arg = node.arguments[0] && skipWrappers(node.arguments[0]);
-  const overrides = arg && typescript.isIdentifier(arg) ? constObjectLiteral(cx, arg.text) : arg;
-  if (!overrides || !typescript.isObjectLiteralExpression(overrides)) return;
-  if (mayGiveInvoke(cx, overrides, 0)) onHandoffInvokeWritten(cx, node, receiver);
+function mayBeGivenHandoff(cx: FileContext, receiver: ts.Expression): boolean {
+  const held = heldValues(cx, { expr: receiver, ancestors: cx.ancestors, at: receiver.pos });
+  return (
+    held.opaque ||
+    held.values.some(
+      (v) => typescript.isIdentifier(v.expr) && declarationAt(v.expr.text, v.ancestors, cx.hoisted) === undefined && importOf(cx.sf, v.expr.text) !== undefined,
+    )
+  );
 }
 
 /**
- * Whether clone's overrides may hold `onInvokeHandoff`: written, or brought by a spread of what is
- * not an object literal known not to hold it (a spread check cannot read fails closed).
+ * `h.clone({ onInvokeHandoff: f })`: the SDK's `Handoff.clone` takes the override as the copy's
+ * invoke function, so the copy runs it in place of the one protectHandoff decides in (any file, as
+ * above). An override `agent` alone keeps the old function (it runs it). Overrides check cannot read
+ * (`h.clone(o)` with `o` a parameter or a call's result, `h.clone({ ...overrides })`) may hold it:
+ * reported in a file that uses the SDK or the generated module (`clone` is a common method name:
+ * `git.clone(opts)` elsewhere is no handoff).
  */
-function mayGiveInvoke(cx: FileContext, overrides: ts.ObjectLiteralExpression, depth: number): boolean {
+export function onHandoffClone(cx: FileContext, node: ts.CallExpression, receiver: ts.Expression): void {
+  const arg = node.arguments[0] && skipWrappers(node.arguments[0]);
+  if (!arg || (typescript.isIdentifier(arg) && arg.text === 'undefined')) return;
+  const overrides = typescript.isIdentifier(arg) ? constObjectLiteral(cx, arg.text) : arg;
+  const gives = overrides && typescript.isObjectLiteralExpression(overrides) ? mayGiveInvoke(cx, overrides, 0) : 'unknown';
+  if (gives === 'named' || (gives === 'unknown' && usesAgents(cx))) onHandoffInvokeWritten(cx, node, receiver);
+}
+
+/**
+ * Whether clone's overrides may hold `onInvokeHandoff`: `named` when written (in the object or one a
+ * spread brings that check reads), `unknown` when a spread brings what is not an object literal check
+ * can read (fails closed), undefined when neither.
+ */
+function mayGiveInvoke(cx: FileContext, overrides: ts.ObjectLiteralExpression, depth: number): 'named' | 'unknown' | undefined {
+  let unknown = false;
   for (const p of overrides.properties) {
     if (!typescript.isSpreadAssignment(p)) {
-      if (propertyName(p.name) === 'onInvokeHandoff') return true;
+      if (propertyName(p.name) === 'onInvokeHandoff') return 'named';
       continue;
     }
     const e = skipWrappers(p.expression);
     const known = typescript.isIdentifier(e) ? constObjectLiteral(cx, e.text) : e;
-    if (!known || !typescript.isObjectLiteralExpression(known) || depth > 4 || mayGiveInvoke(cx, known, depth + 1)) return true;
+    if (!known || !typescript.isObjectLiteralExpression(known) || depth > 4) unknown = true;
+    else {
+      const inner = mayGiveInvoke(cx, known, depth + 1);
+      if (inner === 'named') return inner;
+      if (inner === 'unknown') unknown = true;
+    }
   }
-  return false;
+  return unknown ? 'unknown' : undefined;
 }
 
 /** The agent the handoff `receiver` holds hands off to: `handoff(agent, ...)` or `protectHandoff(action, agent, ...)` where it is made. */
 function handoffTarget(cx: FileContext, receiver: ts.Expression): string | undefined {
-  for (const v of heldValues(cx, { expr: receiver, ancestors: cx.ancestors, at: receiver.pos })) {
+  for (const v of heldValues(cx, { expr: receiver, ancestors: cx.ancestors, at: receiver.pos }).values) {
     if (!typescript.isCallExpression(v.expr)) continue;
     const init = v.expr;
     const door = doorOf(cx, init.expression);

@@ -10,7 +10,7 @@ import { declarationOf } from '../local-values.js';
 import { helperAnswer } from './approval-parameters.js';
 import { isReflectApply, isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.js';
 import { onPropertyWrites } from './door-writes.js';
-import { onHandoffClone } from './handoffs.js';
+import { onHandoffClone, usesAgents } from './handoffs.js';
 import { callWrites } from './property-writes.js';
 import { onAsTool } from './agent-tools.js';
 import { isAgentExpr, onAgentOptions } from './agents.js';
@@ -165,7 +165,6 @@ export function asToolReceiver(cx: FileContext, receiver: ts.Expression): { unkn
 }
 
 /** The file imports the SDK (or a barrel of it) or the generated module: an `asTool` there is taken for an agent's. */
-const usesAgents = (cx: FileContext): boolean => cx.scan.importsSdk || cx.generatedDoorNames.size > 0 || cx.generatedNamespaces.size > 0;
 
 /** `alwaysApprove: true` of `state.approve(item, { ... })`, or an options object of this file holding it. */
 function stickyProperty(cx: FileContext, options: ts.Expression | undefined): ts.ObjectLiteralElementLike | undefined {
