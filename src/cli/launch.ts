@@ -7,7 +7,7 @@ import { TOOLS_FROM_ENV } from '../scan/typescript.js';
 import { VERSION } from '../version.js';
 import { plainCommandArgs, type PlainCommand } from './plain-check.js';
 import { dropOutputToClosedPipe } from './closed-pipe.js';
-import { checkTiering, withoutTopTier } from './one-shot-tiering.js';
+import { oneShotTiering } from './one-shot-tiering.js';
 import type { CliIo } from './context.js';
 // node:fs as CommonJS, not imported: the launcher's path is ES modules, and Node builds an ES
 // module's view of node:fs by reading every export, which loads its streams (see DECISIONS, session 27).
@@ -192,9 +192,8 @@ export async function launch(args: string[]): Promise<number> {
     isTTY: process.stdout.isTTY === true,
     columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
   };
-  // a plain codemod or check is one short process: no TurboFan (a check's Maglev later too), set before its file and the compiler load (one-shot-tiering.ts)
-  if (plain?.command === 'codemod') withoutTopTier();
-  else if (plain?.command === 'check') checkTiering();
+  // a plain codemod or check is one short process: no TurboFan, Maglev later, set before its file and the compiler load (one-shot-tiering.ts)
+  if (plain?.command === 'codemod' || plain?.command === 'check') oneShotTiering();
   const runPlain = plain ? plainCommandFile(plain) : undefined;
   if (plain && runPlain) return runPlain(io);
   const { runCli } = await import('./run.js');

@@ -55,15 +55,22 @@ describe('the plain codemod and V8 tiers', () => {
     expect(check.jobs).toBeLessThanOrEqual(startup());
   });
 
-  it('a plain check compiles far fewer functions with Maglev than the same check through yargs', () => {
-    // session 31: Maglev only for functions called ten times as often as by default; on this
-    // fixture 26 jobs against 142 through yargs (104 with the default count)
-    const check = turbofanJobs(['check']);
-    expect(check.stdout).toMatch(/refund/);
-    const yargs = turbofanJobs(['check', '--max-findings', '1000']);
-    expect(yargs.stdout).toMatch(/refund/);
-    expect(yargs.maglevJobs).toBeGreaterThan(50);
-    expect(check.maglevJobs * 3).toBeLessThan(yargs.maglevJobs);
+  // Maglev only for functions called ten times as often as by default (session 31): on this fixture,
+  // on Node 24, a check made 26 jobs against 142 through yargs (104 with the default count). Node 22
+  // runs without Maglev by default: there neither path makes any, which the comparison says too.
+  it.each([
+    ['check', ['check'], ['check', '--max-findings', '1000'], /refund/],
+    ['codemod', ['codemod'], ['codemod', '--no-write'], /3 tools to rewrite/],
+  ])('a plain %s compiles far fewer functions with Maglev than through yargs', (_name, plainArgs, yargsArgs, seen) => {
+    const plain = turbofanJobs(plainArgs);
+    expect(plain.stdout).toMatch(seen);
+    const yargs = turbofanJobs(yargsArgs);
+    expect(yargs.stdout).toMatch(seen);
+    if (yargs.maglevJobs === 0) expect(plain.maglevJobs).toBe(0);
+    else {
+      expect(yargs.maglevJobs).toBeGreaterThan(50);
+      expect(plain.maglevJobs * 3).toBeLessThan(yargs.maglevJobs);
+    }
   });
 
   it('keeps code caches V8 accepts: run after run, and after a TurboFan process between', () => {
@@ -85,22 +92,25 @@ describe('the plain codemod and V8 tiers', () => {
     for (const file of written.keys()) expect([file, after.get(file)]).toEqual([file, 1]);
   });
 
-  it("keeps a check's caches apart from the codemod's, each accepted run after run", () => {
-    // a check runs under another Maglev count: V8 would reject a cache the codemod wrote, and the reverse
+  it('keeps the caches of a check and a codemod accepted run after run, the other command between', () => {
+    // both run under the same flags: a cache either writes is one V8 accepts in the other (a cache
+    // written under other flags would be rejected and written again, its count of checks back at 3)
     const cache = mkdtempSync(path.join(work, 'cache-'));
     const env = { CTRLRUN_GEN_CODE_CACHE_DIR: cache };
     const checksLeft = () => new Map(readdirSync(cache).map((f) => [f, readFileSync(path.join(cache, f)).readUInt32LE(8)] as const));
     expect(turbofanJobs(['codemod'], env).code).toBe(0);
     const codemods = checksLeft();
     expect(turbofanJobs(['check'], env).code).not.toBeNull();
-    const checks = new Map([...checksLeft()].filter(([file]) => !codemods.has(file)));
-    expect(checks.size).toBeGreaterThan(1);
+    const first = checksLeft();
+    const checks = new Map([...first].filter(([file]) => !codemods.has(file)));
+    expect(checks.size).toBeGreaterThan(0);
     expect([...checks.values()].every((n) => n === 3)).toBe(true);
     expect(turbofanJobs(['codemod'], env).code).toBe(0);
     expect(turbofanJobs(['check'], env).code).not.toBeNull();
     const after = checksLeft();
-    // each accepted once more (one check fewer), none written anew by the other command
-    for (const file of codemods.keys()) expect([file, after.get(file)]).toEqual([file, 2]);
+    // each accepted once more (one check fewer; one the check loads too, fewer still), none written
+    // anew by the other command
+    for (const file of codemods.keys()) expect(after.get(file)).toBeLessThanOrEqual(2);
     for (const file of checks.keys()) expect([file, after.get(file)]).toEqual([file, 2]);
     expect(after.size).toBe(codemods.size + checks.size);
   });
