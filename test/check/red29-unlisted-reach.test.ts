@@ -6,6 +6,7 @@ import type { FileScan } from '../../src/scan/types.js';
 import { UNLISTED_HINT } from '../../src/scan/unlisted-imports.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 import { lines, lintRepo, testProject } from './rule-tester.js';
+import { agentLoading, GIT_IGNORED_TOOL } from './unlisted-tool-module.js';
 
 /*
  * Issue 40 item 4, left by session 28 (docs/DECISIONS.md "modules the listing leaves out"): an
@@ -19,24 +20,8 @@ afterAll(() => {
   for (const d of dirs) removeDir(d);
 });
 
-/** A git-ignored module building a raw tool (line 3). */
-const GEN = {
-  '.gitignore': 'src/gen/\n',
-  'src/gen/wire.ts': lines(
-    "import { tool } from '@openai/agents';",
-    "import { z } from 'zod';",
-    "export const wire = tool({ name: 'refund', description: 'From the spec', parameters: z.object({ payment_id: z.string() }), execute: async () => 'sent', errorFunction: null });",
-  ),
-};
-
-const agent = (...load: string[]): Record<string, string> => ({
-  ...GEN,
-  'src/agent.ts': lines(
-    "import { Agent } from '@openai/agents';",
-    ...load,
-    "export const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [wire] });",
-  ),
-});
+const GEN = GIT_IGNORED_TOOL;
+const agent = (...load: string[]): Record<string, string> => agentLoading('[wire]', ...load);
 
 const wireFindings = (files: Record<string, string>): number[] =>
   lintRepo(files, { project: testProject(), ruleId: 'unprotected-tool', file: 'src/gen/wire.ts' }).map((f) => f.line);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scanRepoSync } from '../../src/scan/index.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 import { lines, lintRepo, testProject } from './rule-tester.js';
+import { agentLoading, GIT_IGNORED_TOOL } from './unlisted-tool-module.js';
 
 /*
  * Issue 40 item 4 ("no false green"), left by session 30 (docs/DECISIONS.md "Session 31: doors
@@ -75,24 +76,8 @@ describe('a door written through `export * as ns` (a)', () => {
   });
 });
 
-/** A git-ignored module building a raw tool (line 3). */
-const GEN = {
-  '.gitignore': 'src/gen/\n',
-  'src/gen/wire.ts': lines(
-    "import { tool } from '@openai/agents';",
-    "import { z } from 'zod';",
-    "export const wire = tool({ name: 'refund', description: 'From the spec', parameters: z.object({ payment_id: z.string() }), execute: async () => 'sent', errorFunction: null });",
-  ),
-};
-
-const agent = (...load: string[]): Record<string, string> => ({
-  ...GEN,
-  'src/agent.ts': lines(
-    "import { Agent } from '@openai/agents';",
-    ...load,
-    "export const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [] });",
-  ),
-});
+const GEN = GIT_IGNORED_TOOL;
+const agent = (...load: string[]): Record<string, string> => agentLoading('[]', ...load);
 
 const wireFindings = (files: Record<string, string>, file = 'src/gen/wire.ts'): number[] =>
   lintRepo(files, { project: testProject(), ruleId: 'unprotected-tool', file }).map((f) => f.line);

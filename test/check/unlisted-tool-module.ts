@@ -1,0 +1,23 @@
+import { lines } from './rule-tester.js';
+
+/** A git-ignored module building a raw tool (line 3): the unlisted module the reach tests load. */
+export const GIT_IGNORED_TOOL = {
+  '.gitignore': 'src/gen/\n',
+  'src/gen/wire.ts': lines(
+    "import { tool } from '@openai/agents';",
+    "import { z } from 'zod';",
+    "export const wire = tool({ name: 'refund', description: 'From the spec', parameters: z.object({ payment_id: z.string() }), execute: async () => 'sent', errorFunction: null });",
+  ),
+};
+
+/** `src/agent.ts` with the lines `load` between its SDK import and its agent holding `tools`. */
+export function agentLoading(tools: string, ...load: string[]): Record<string, string> {
+  return {
+    ...GIT_IGNORED_TOOL,
+    'src/agent.ts': lines(
+      "import { Agent } from '@openai/agents';",
+      ...load,
+      `export const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: ${tools} });`,
+    ),
+  };
+}
