@@ -229,3 +229,58 @@ export function declaredTypeText(decl: ts.Node, sf: ts.SourceFile): string | und
   if ((typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) && decl.type) return decl.type.getText(sf);
   return undefined;
 }
+
+/**
+ * Whether the `let` `name` read at `use` (the walk's `ancestors` there) holds its own guard
+ * (`s = protectMcpServer(s)`): every value the file assigns it after its initializer is
+ * `name = guard(name)` (`isGuard` tells the call), a statement at the top level of the block that
+ * declares it, after the declaration and before `use`, and no function lies between that block and
+ * `use` (a function may run before the guard). Anything else (a `const`, a `var`, another value, a
+ * guard in an `if` or a function, one after the use) is false: the caller keeps its answer for the
+ * initializer (fails closed).
+ */
+export function guardedLetAt(
+  name: string,
+  ancestors: readonly ts.Node[],
+  use: ts.Node,
+  isGuard: (call: ts.CallExpression) => boolean,
+  hoisted?: HoistedVars,
+): boolean {
+  const found = declarationAt(name, ancestors, hoisted);
+  const decl = found?.declaration;
+  const block = found ? ancestors[found.depth] : undefined;
+  if (!decl || !block || !typescript.isVariableDeclaration(decl) || !decl.initializer || !(typescript.isBlock(block) || typescript.isSourceFile(block)))
+    return false;
+  const statement = block.statements.find((st) => typescript.isVariableStatement(st) && st.declarationList.declarations.includes(decl));
+  if (
+    !statement ||
+    !typescript.isVariableStatement(statement) ||
+    (statement.declarationList.flags & typescript.NodeFlags.BlockScoped) !== typescript.NodeFlags.Let
+  )
+    return false;
+  const guards = new Set<ts.Expression>();
+  for (const st of block.statements) {
+    if (st.pos < statement.end || st.end > use.pos) continue;
+    const guard = selfGuard(st, name, isGuard);
+    if (guard) guards.add(guard);
+  }
+  const assigned = assignedIn(block, name).filter((v) => v !== decl.initializer);
+  return (
+    assigned.length > 0 &&
+    assigned.every((v) => guards.has(v)) &&
+    !ancestors.slice(found!.depth + 1).some((n) => typescript.isFunctionLike(n) || typescript.isClassLike(n))
+  );
+}
+
+/** The guard call of a statement `name = guard(name);`. */
+function selfGuard(st: ts.Statement, name: string, isGuard: (call: ts.CallExpression) => boolean): ts.CallExpression | undefined {
+  if (!typescript.isExpressionStatement(st)) return undefined;
+  const write = skipParens(st.expression);
+  if (!typescript.isBinaryExpression(write) || write.operatorToken.kind !== typescript.SyntaxKind.EqualsToken) return undefined;
+  const left = skipParens(write.left);
+  const call = write.right;
+  const arg = typescript.isCallExpression(call) ? call.arguments[0] : undefined;
+  const held = arg ? skipParens(arg) : undefined;
+  const ok = typescript.isIdentifier(left) && left.text === name && held !== undefined && typescript.isIdentifier(held) && held.text === name;
+  return ok && typescript.isCallExpression(call) && isGuard(call) ? call : undefined;
+}

@@ -4,7 +4,7 @@ import { spanOf } from '../parse.js';
 import { isStringLike, optionsOf, propertyName, skipWrappers } from '../syntax.js';
 import type { McpServerElement, McpServerLaunch, McpServerList } from '../types.js';
 import { doorOf, resolve, varKey, type FileContext } from './context.js';
-import { initializerInScope } from '../local-values.js';
+import { guardedLetAt, initializerInScope } from '../local-values.js';
 import { arrayChanges } from './mcp-arrays.js';
 import { isSdkModule } from '../imports.js';
 
@@ -113,6 +113,8 @@ function serverElements(cx: FileContext, value: ts.Expression, scope: Scope, out
   if (connected) return serverElements(cx, connected.servers, connected.scope, out, depth + 1, false);
   if (typescript.isIdentifier(e)) {
     if (cx.guardedServerVars.has(varKey(cx, e.text, scope))) return element(value, 'protected', e);
+    // `let s = new MCPServerStdio(...); s = protectMcpServer(s);` before the use: the guard is what it holds
+    if (guardedLetAt(e.text, scope, e, (c) => doorOf(cx, c.expression) === 'protectMcpServer', cx.hoisted)) return element(value, 'protected', e);
     const held = heldBy(cx, e.text, scope);
     const i = held?.init;
     // an array's later changes, a reassignment included, are read by localArray
