@@ -35,6 +35,7 @@ const cases: { name: string; files: Record<string, string>; lines: number[] }[] 
     files: servers('export function make() {', `  ${LET}`, `  ${GUARD}`, "  return new Agent({ name: 'x', mcpServers: [s] });", '}'),
     lines: [],
   },
+  { name: 'never reassigned: reported', files: servers(LET, USE), lines: [5] },
   { name: 'the guard after the use: reported', files: servers(LET, USE, GUARD), lines: [5] },
   { name: 'the guard inside a function: reported', files: servers(LET, `function g() { ${GUARD} }`, 'g();', USE), lines: [7] },
   { name: 'the guard inside an `if`: reported', files: servers(LET, `if (ok) { ${GUARD} }`, USE), lines: [6] },
@@ -50,6 +51,12 @@ const cases: { name: string; files: Record<string, string>; lines: number[] }[] 
     name: 'an array made before the guard: reported',
     files: servers(LET, 'const list = [s];', GUARD, "export const agent = new Agent({ name: 'x', mcpServers: list });"),
     lines: [5],
+  },
+  { name: 'given another call of itself: reported', files: servers(LET, 's = wrap(s);', USE), lines: [6] },
+  {
+    name: 'the use in a function declared after the guard (hoisted, may run before it): reported',
+    files: servers('mk();', LET, GUARD, "function mk() { return new Agent({ name: 'x', mcpServers: [s] }); }"),
+    lines: [7],
   },
   { name: 'a `var`: reported', files: servers(LET.replace('let', 'var'), GUARD, USE), lines: [6] },
 ];
