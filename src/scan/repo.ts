@@ -20,7 +20,7 @@ import { AUGMENTS, type Augmentation, augmentationIndex, augmentedSpecifiers } f
 import { namedFiles, testFileRule } from './test-files.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 import { readRegularFile } from '../safe-read.js';
-import { UNLISTED_LIMIT, unlistedImports, type UnlistedImporter, type UnlistedKind } from './unlisted-imports.js';
+import { LISTED_BARRELS, UNLISTED_LIMIT, unlistedImports, type UnlistedImporter, type UnlistedKind } from './unlisted-imports.js';
 import { settleImportedWrites, writersOfDoors } from './imported-door-writes.js';
 
 export { isPlainUtf8, mayMatter, mayMatterBytes, PREFILTER_TOKENS } from './prefilter.js';
@@ -137,8 +137,10 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     importers,
     parsedCount: unlistedParsed,
     beyondLimit,
+    barrelBeyondLimit,
   } = readUnlisted(root, layout, parsed, texts, prefilter, options, (abs) => isTest(rel(abs)) && !named.has(abs));
   if (beyondLimit) unreadable.push({ file: rel(beyondLimit), message: beyondLimitMessage() });
+  if (barrelBeyondLimit) unreadable.push({ file: rel(barrelBeyondLimit), message: barrelBeyondLimitMessage() });
 
   const barrels = barrelLinks(layout, parsed, options.generatedModule);
   const seenTokens = barrelRounds(parsed, texts.texts, texts.textOf, barrels);
@@ -224,7 +226,7 @@ function readUnlisted(
   prefilter: Prefilter,
   options: ScanFilesOptions,
   keptApart: (abs: string) => boolean,
-): { unlisted: Map<string, UnlistedKind>; importers: Map<string, UnlistedImporter[]>; parsedCount: number; beyondLimit?: string } {
+): { unlisted: Map<string, UnlistedKind>; importers: Map<string, UnlistedImporter[]>; parsedCount: number; beyondLimit?: string; barrelBeyondLimit?: string } {
   const kinds = new Map<string, UnlistedKind>();
   const importers = new Map<string, UnlistedImporter[]>();
   let parsedCount = 0;
@@ -246,12 +248,23 @@ function readUnlisted(
     parsed.set(m.abs, parseSource(m.abs, m.text));
     parsedCount++;
   }
-  return { unlisted: kinds, importers, parsedCount, ...(found.beyondLimit ? { beyondLimit: found.beyondLimit.abs } : {}) };
+  return {
+    unlisted: kinds,
+    importers,
+    parsedCount,
+    ...(found.beyondLimit ? { beyondLimit: found.beyondLimit.abs } : {}),
+    ...(found.barrelBeyondLimit ? { barrelBeyondLimit: found.barrelBeyondLimit } : {}),
+  };
 }
 
 /** The unreadable-file text for the first unlisted module past the limit (its rule adds ", so it was not checked."). */
 function beyondLimitMessage(): string {
   return `the file is a module the listing leaves out that the checked files import, found after the ${UNLISTED_LIMIT} such modules check reads in one scan: it and any more were not read`;
+}
+
+/** The unreadable-file text for the first listed barrel (naming no SDK) past the cap on those followed. */
+function barrelBeyondLimitMessage(): string {
+  return `the file is a listed module naming no SDK that the checked files import, found after the ${LISTED_BARRELS} such modules check follows in one scan: the modules it and any more re-export or import were not followed (a module the listing leaves out among them was not read)`;
 }
 
 /** An unlisted module's scan: its kind, and the scanned files that import it (ESLint shows its findings there). */

@@ -54,7 +54,7 @@ interface ParsedTree {
 }
 
 /** How many listed barrels (naming no SDK, so not scanned) one scan follows through their re-exports. */
-const LISTED_BARRELS = 256;
+export const LISTED_BARRELS = 256;
 
 /**
  * What to do about a door in an unlisted module, as check's tool rules and the codemod say it: the
@@ -77,10 +77,14 @@ const MANIFEST_NAME = 'ctrlrun.tools.yaml';
 /** Imports of what is no code (styles, data, images): never a module to read. */
 const NOT_CODE = /\.(?:json|css|scss|sass|less|svg|png|jpe?g|gif|webp|ico|html?|md|txt|wasm|ya?ml|graphql|gql)(?:\?.*)?$/i;
 
-/** The unlisted modules read, and the first one found past `UNLISTED_LIMIT` (not read: check says so). */
+/**
+ * The unlisted modules read, the first one found past `UNLISTED_LIMIT` (not read: check says so), and
+ * the first listed barrel found past `LISTED_BARRELS` (not followed: check says so too).
+ */
 export interface UnlistedFound {
   modules: Array<UnlistedModule & { text: string; importers: UnlistedImporter[] }>;
   beyondLimit?: UnlistedModule & { importers: UnlistedImporter[] };
+  barrelBeyondLimit?: string;
 }
 
 /**
@@ -115,6 +119,7 @@ export function unlistedImports(search: UnlistedSearch): UnlistedFound {
     queue.push({ from: abs, specifiers: parsedSpecifiers(parsed.sf) });
   }
   let barrels = 0;
+  let barrelBeyondLimit: string | undefined;
   let beyondLimit: UnlistedFound['beyondLimit'];
   while (queue.length > 0 && beyondLimit === undefined) {
     const { from, specifiers, origins } = queue.shift()!;
@@ -122,8 +127,10 @@ export function unlistedImports(search: UnlistedSearch): UnlistedFound {
       const importers = origins ?? [{ abs: from, specifier }];
       // a listed file the scan did not parse (it names no SDK) may re-export an unlisted module
       const barrel = listedBarrel(specifier, from, search, scanned, seen);
-      if (barrel !== undefined && barrels++ < LISTED_BARRELS) {
-        queue.push({ from: barrel.abs, specifiers: barrel.specifiers, origins: importers });
+      if (barrel !== undefined) {
+        if (barrels++ < LISTED_BARRELS) queue.push({ from: barrel.abs, specifiers: barrel.specifiers, origins: importers });
+        // one barrel more than a scan follows: named (fail closed); the search goes on without it
+        else barrelBeyondLimit ??= barrel.abs;
         continue;
       }
       const target = unlistedTarget(specifier, from, { layout, disk, boundOf, linked });
@@ -145,7 +152,7 @@ export function unlistedImports(search: UnlistedSearch): UnlistedFound {
       queue.push({ from: target, specifiers: textSpecifiers(text), origins: own });
     }
   }
-  return beyondLimit ? { modules: out, beyondLimit } : { modules: out };
+  return { modules: out, ...(beyondLimit ? { beyondLimit } : {}), ...(barrelBeyondLimit ? { barrelBeyondLimit } : {}) };
 }
 
 /** Adds the importers not listed yet (a module imported by several files, or twice). */
