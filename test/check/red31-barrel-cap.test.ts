@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scanRepoSync } from '../../src/scan/index.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
+import { lines, lintRepo, testProject } from './rule-tester.js';
 import { agentLoading } from './unlisted-tool-module.js';
 
 /*
@@ -38,5 +39,52 @@ describe('listed barrels past what one scan follows', () => {
 
   it('silent: 256 barrels in a chain, all followed, the tool behind them read', () => {
     expect(scanOf(chain(256))).toEqual({ tool: true, unread: [] });
+  });
+});
+
+/** The module making a guarded server (line 4) and a protected shell tool (line 5). */
+const DOORS = lines(
+  "import { MCPServerStdio, type Shell } from '@openai/agents';",
+  "import { protectMcpServer, protectShellTool } from './ctrlrun.generated.js';",
+  'declare const shell: Shell;',
+  "export const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
+  "export const shellTool = protectShellTool('host.shell', { shell });",
+);
+
+/** The findings of `ruleId` in src/ops.ts, with whether each says check cannot tell the object. */
+const found = (files: Record<string, string>, ruleId: string) =>
+  lintRepo(
+    { 'src/doors.ts': DOORS, 'src/index.ts': "export * as ns from './doors.js';\n", ...files },
+    { project: testProject(), ruleId, file: 'src/ops.ts' },
+  ).map((f) => ({ line: f.line, unresolved: f.message.includes('cannot tell') }));
+
+describe("a door read by a string-literal element (`ns['github']`)", () => {
+  it("`ns['github']` of `export * as ns`, `d['github']` and `d[`github`]` of `import * as d`: the door followed", () => {
+    const ops = lines(
+      "import { ns } from './index.js';",
+      "import * as d from './doors.js';",
+      "ns['github'].toolInputGuardrails = [];",
+      "d['github'].toolOutputGuardrails = [];",
+      'd[`github`].errorFunction = null as never;',
+    );
+    expect(found({ 'src/ops.ts': ops }, 'mcp-server-unguarded')).toEqual([
+      { line: 3, unresolved: false },
+      { line: 4, unresolved: false },
+      { line: 5, unresolved: false },
+    ]);
+  });
+
+  it("a shell swapped in a writer naming no SDK: `b.ns['shellTool'].shell = other`", () => {
+    const ops = lines("import * as b from './index.js';", "b.ns['shellTool'].shell = other as never;", 'declare const other: unknown;');
+    expect(found({ 'src/ops.ts': ops }, 'invoke-replaced')).toEqual([{ line: 2, unresolved: false }]);
+  });
+
+  it("control: a literal gives what the member gives (another door's kind silent, no such export cannot tell); `ns[key]` stays an object check cannot tell", () => {
+    const dotted = lines("import { ns } from './index.js';", 'ns.shellTool.toolInputGuardrails = [];', 'ns.gitlab.toolInputGuardrails = [];');
+    const literal = lines("import { ns } from './index.js';", "ns['shellTool'].toolInputGuardrails = [];", "ns['gitlab'].toolInputGuardrails = [];");
+    expect(found({ 'src/ops.ts': dotted }, 'mcp-server-unguarded')).toEqual([{ line: 3, unresolved: true }]);
+    expect(found({ 'src/ops.ts': literal }, 'mcp-server-unguarded')).toEqual([{ line: 3, unresolved: true }]);
+    const key = lines("import { ns } from './index.js';", 'declare const key: keyof typeof ns;', 'ns[key].toolInputGuardrails = [];');
+    expect(found({ 'src/ops.ts': key }, 'mcp-server-unguarded')).toEqual([{ line: 3, unresolved: true }]);
   });
 });

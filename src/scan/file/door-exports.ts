@@ -3,7 +3,7 @@ import { typescript } from '../typescript.js';
 import { collectModuleImports, importedAs } from '../imports.js';
 import { declarationAt, initializerInScope } from '../local-values.js';
 import { spanOf } from '../parse.js';
-import { skipWrappers } from '../syntax.js';
+import { isStringLike, skipWrappers } from '../syntax.js';
 import type { ImportedWrite } from '../types.js';
 import { agentClassOf, type FileContext } from './context.js';
 import type { PropertyWrite } from './property-writes.js';
@@ -60,7 +60,7 @@ const UNKNOWN = '\0unknown';
 
 /**
  * The module and export an expression names when it is an imported binding (`github`) or a member
- * of one (`d.github` of a namespace import; `ns.github`, `b.ns.github` where the export may be a
+ * of one (`d.github` or `d['github']` of a namespace import; `ns.github`, `b.ns.github` where the export may be a
  * namespace, `export * as ns`): the members past the export are kept for the repo scan to follow.
  */
 function importedBinding(
@@ -70,9 +70,11 @@ function importedBinding(
 ): { specifier: string; name: string; members: string[] } | undefined {
   const members: string[] = [];
   let e = skipWrappers(expr);
-  while (typescript.isPropertyAccessExpression(e) && typescript.isIdentifier(e.name)) {
-    members.unshift(e.name.text);
-    e = skipWrappers(e.expression);
+  for (;;) {
+    const member = memberName(e);
+    if (member === undefined) break;
+    members.unshift(member);
+    e = skipWrappers((e as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
   }
   if (!typescript.isIdentifier(e) || declarationAt(e.text, ancestors, cx.hoisted) !== undefined) return undefined;
   const b = importOf(cx.sf, e.text);
@@ -80,6 +82,16 @@ function importedBinding(
   // a namespace import's first member is the export read; a binding itself is one
   const path = b.name === '*' ? members : [b.name, ...members];
   return path.length > 0 ? { specifier: b.specifier, name: path[0]!, members: path.slice(1) } : undefined;
+}
+
+/**
+ * The member an access reads: `ns.github`, and `ns['github']` (a string literal is the same read);
+ * `ns[key]` is none: which export it reads is not known, so the write stays on an object check
+ * cannot tell.
+ */
+function memberName(e: ts.Expression): string | undefined {
+  if (typescript.isPropertyAccessExpression(e)) return typescript.isIdentifier(e.name) ? e.name.text : undefined;
+  return typescript.isElementAccessExpression(e) && isStringLike(e.argumentExpression) ? e.argumentExpression.text : undefined;
 }
 
 /** The import declaring `local` at the top of the file: its specifier and the name imported (`default`, `*` for a namespace); `require` bindings are not read. */
