@@ -42,6 +42,11 @@ const cases: { name: string; files: Record<string, string>; lines: number[] }[] 
     files: agent('a = protectSandboxAgent(a);', `if (ok) { ${USE.replace('export ', '')} }`),
     lines: [],
   },
+  {
+    name: 'a member named like it before the guard (not a read of it): silent',
+    files: agent('const cfg = { a: 1 };', 'export const n = cfg.a;', GUARD, USE),
+    lines: [],
+  },
   { name: 'never reassigned nor guarded: reported', files: agent(USE), lines: [5] },
   { name: 'the guard after a read: reported', files: agent(USE, GUARD), lines: [5] },
   { name: 'the guard inside an `if`: reported', files: agent(`if (ok) { ${GUARD} }`, USE), lines: [5] },
@@ -49,6 +54,7 @@ const cases: { name: string; files: Record<string, string>; lines: number[] }[] 
   { name: 'given another agent after the guard: reported', files: agent(GUARD, 'a = other;', USE), lines: [5] },
   { name: 'guarded with another agent: reported', files: agent('a = protectAgent(other);', USE), lines: [5] },
   { name: 'given another call of itself: reported', files: agent('a = wrap(a);', USE), lines: [5] },
+  { name: 'guarded, then given another call of itself: reported', files: agent(GUARD, 'a = wrap(a);', USE), lines: [5] },
   { name: 'read in a function declared after the guard (hoisted): reported', files: agent(GUARD, "export function go() { return run(a, 'hi'); }"), lines: [5] },
   { name: 'guarded but never read: reported', files: agent(GUARD), lines: [5] },
 ];
