@@ -272,6 +272,55 @@ export function guardedLetAt(
   );
 }
 
+/**
+ * Whether the `let` `name` (declared where the walk's `ancestors` end) holds its guard at every read
+ * of it (`a = protectAgent(a)`, a guard that returns the value it is given): each read of the name in
+ * the declaring block, outside the guard statements themselves, passes `guardedLetAt`, so the guards
+ * are all at the block's top level, before every read, with no function between. No read at all is
+ * false (fails closed). A name read in a nested scope that shadows it counts as a read.
+ */
+export function guardedLetAtEveryRead(
+  name: string,
+  ancestors: readonly ts.Node[],
+  isGuard: (call: ts.CallExpression) => boolean,
+  hoisted?: HoistedVars,
+): boolean {
+  const found = declarationAt(name, ancestors, hoisted);
+  const decl = found?.declaration;
+  const block = found ? ancestors[found.depth] : undefined;
+  if (!decl || !block || !typescript.isVariableDeclaration(decl) || !(typescript.isBlock(block) || typescript.isSourceFile(block))) return false;
+  const outer = ancestors.slice(0, found!.depth + 1);
+  let reads = 0;
+  let guarded = true;
+  const visit = (n: ts.Node, path: ts.Node[]): void => {
+    if (!guarded || n === decl.name) return;
+    if (path.length === 0 && selfGuard(n as ts.Statement, name, isGuard)) return;
+    if (typescript.isIdentifier(n) && n.text === name && !isMemberName(n, path[path.length - 1])) {
+      reads++;
+      guarded = guardedLetAt(name, [...outer, ...path], n, isGuard, hoisted);
+      return;
+    }
+    path.push(n);
+    typescript.forEachChild(n, (c) => visit(c, path));
+    path.pop();
+  };
+  for (const st of block.statements) visit(st, []);
+  return guarded && reads > 0;
+}
+
+/** Whether `id` names a member (`x.a`, `{ a: v }`, `a() {}`) rather than reading a variable. */
+function isMemberName(id: ts.Identifier, parent: ts.Node | undefined): boolean {
+  if (!parent) return false;
+  if (typescript.isPropertyAccessExpression(parent)) return parent.name === id;
+  if (typescript.isQualifiedName(parent)) return parent.right === id;
+  const named =
+    typescript.isPropertyAssignment(parent) ||
+    typescript.isMethodDeclaration(parent) ||
+    typescript.isPropertyDeclaration(parent) ||
+    typescript.isPropertySignature(parent);
+  return named && parent.name === id;
+}
+
 /** The guard call of a statement `name = guard(name);`. */
 function selfGuard(st: ts.Statement, name: string, isGuard: (call: ts.CallExpression) => boolean): ts.CallExpression | undefined {
   if (!typescript.isExpressionStatement(st)) return undefined;

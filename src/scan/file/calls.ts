@@ -19,14 +19,25 @@ import {
 } from '../syntax.js';
 import type { FileScan, SdkToolCall } from '../types.js';
 import { agentNameOf } from './agents.js';
-import { constObjectLiteral, doorOf, isProtectedToolCallee, opaque, guardKey, resolve, type FileContext, type ResolvedMember } from './context.js';
+import {
+  constObjectLiteral,
+  doorOf,
+  isProtectedToolCallee,
+  opaque,
+  guardKey,
+  resolve,
+  varKey,
+  type FileContext,
+  type ResolvedMember,
+  type VarKey,
+} from './context.js';
 import { onMcpServersDefine } from './mcp-lists.js';
 import { onMethodCall } from './methods.js';
 import { followValue } from './escapes.js';
 import { onHandoffCall, onProtectedHandoff } from './handoffs.js';
 import { resolveName } from './names.js';
 import { givesModelSomething } from '../sdk-surface.js';
-import { declarationAt } from '../local-values.js';
+import { declarationAt, guardedLetAtEveryRead } from '../local-values.js';
 import { guardRunsWith } from './guard-runs.js';
 
 // Calls: module loads, the generated module's doors, `protectedTool`, the SDK's tool factories
@@ -122,12 +133,24 @@ function onGeneratedDoorCall(cx: FileContext, node: ts.CallExpression, door: str
   const guardsAgent = door === 'protectAgent' || door === 'protectSandboxAgent';
   if (a && (door === 'protectMcpServer' || guardsAgent)) {
     if (typescript.isIdentifier(a)) {
-      const key = runsWithVariable(cx, node, a.text) ? guardKey(cx, a.text) : undefined;
+      const key = runsWithVariable(cx, node, a.text) ? (guardKey(cx, a.text) ?? letAgentKey(cx, a.text, guardsAgent)) : undefined;
       if (key !== undefined) (door === 'protectMcpServer' ? cx.guardedServerVars : cx.guardedAgentVars).add(key);
       if (key !== undefined && door === 'protectMcpServer' && !cx.serverGuardEnds.has(key)) cx.serverGuardEnds.set(key, node.end);
     } else if (guardsAgent) cx.guardedAgentNodes.add(a);
   }
 }
+
+/**
+ * A `let` agent reassigned only with its own guard (`a = protectAgent(a)`) before every read of it
+ * holds the guarded agent wherever it is read: its key, so the agent's doors count as guarded.
+ * Anything else (another value, a read before the guard) files none (fails closed).
+ */
+function letAgentKey(cx: FileContext, name: string, guardsAgent: boolean): VarKey | undefined {
+  const isGuard = (c: ts.CallExpression): boolean => AGENT_GUARDS.has(doorOf(cx, c.expression) ?? '');
+  return guardsAgent && guardedLetAtEveryRead(name, cx.ancestors, isGuard, cx.hoisted) ? varKey(cx, name) : undefined;
+}
+
+const AGENT_GUARDS = new Set(['protectAgent', 'protectSandboxAgent']);
 
 /** Whether a guard call runs whenever the variable `name` it guards exists (src/scan/file/guard-runs.ts). */
 function runsWithVariable(cx: FileContext, call: ts.CallExpression, name: string): boolean {
