@@ -75,24 +75,8 @@ export function parsePolicy(text: string, file: string, readCertFile: CertFileRe
     const draft = new PolicyReader(reader, readCertFile).read(root);
     if (draft === undefined || reader.errorCount > 0) return undefined;
     const document = reader.plain(root, '') as Record<string, unknown>;
-    return withLazyHash({ ...draft, document, hash: '', file });
+    return { ...draft, document, hash: policyHash({ ...draft, document }), file };
   });
-}
-
-/**
- * The policy with its `hash` computed on first read (issue 40, item 8): the codemod's dry run and
- * check never print it, and hashing loads OpenSSL (small: 5.5 M of 3.7 G instructions of the dry
- * run on the SDK's examples). An enumerable accessor in the field's own place: spreads, JSON and
- * equality read it as before. Its inputs are never changed after this, so a later hash is the same.
- */
-function withLazyHash(policy: Policy): Policy {
-  let hash: string | undefined;
-  Object.defineProperty(policy, 'hash', {
-    enumerable: true,
-    configurable: true,
-    get: () => (hash ??= policyHash(policy)),
-  });
-  return policy;
 }
 
 /** Reads and parses a policy file; a missing/unreadable file is a diagnostic, not a throw. */
