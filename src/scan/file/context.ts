@@ -367,6 +367,9 @@ export function ownerOf(cx: FileContext): VarKey | undefined {
   return undefined;
 }
 
+/** Whether the file uses the SDK (or a barrel of it) or the generated module; the SDK's own source names neither (it imports itself by paths). */
+export const usesAgents = (cx: FileContext): boolean => cx.scan.importsSdk || cx.generatedDoorNames.size > 0 || cx.generatedNamespaces.size > 0;
+
 /** The generated module's door a callee names (`protectMcpServer`, `g.protectAgent`), if any. */
 export function doorOf(cx: FileContext, callee: ts.Expression): string | undefined {
   const c = skipWrappers(callee);

@@ -4,7 +4,7 @@ import { spanOf } from '../parse.js';
 import { isToolFactory } from '../imports.js';
 import { isStringLike, propertyName, skipWrappers } from '../syntax.js';
 import type { DoorWrite, ImportedWrite, InvokeReplacement } from '../types.js';
-import { doorOf, resolve, varKey, type FileContext } from './context.js';
+import { doorOf, resolve, usesAgents, varKey, type FileContext } from './context.js';
 import type { PropertyWrite } from './property-writes.js';
 import { AGENT_DOOR, exportedDoors, importedWrite } from './door-exports.js';
 import { heldValues, type HeldValue } from './door-holders.js';
@@ -101,12 +101,13 @@ export function settleDoorWrites(cx: FileContext): void {
   for (const { write: w, ancestors } of cx.pendingWrites) {
     if (reported.has(w.node)) continue;
     const held = doorHeldBy(cx, w.target, ancestors, w.node.pos);
-    const door = held.door ?? (held.opaque ? unknownHolderDoor(cx, w) : undefined);
+    // the door the write breaks if its object is one check cannot tell (an opaque holder, or an import
+    // whose value the repo scan cannot tell: a factory's result)
+    const unknown = unknownHolderDoor(cx, w);
+    const door = held.door ?? (held.opaque ? unknown : undefined);
     if (held.door === undefined) {
       const imported = importedWrite(cx, w, ancestors, breaksOf(w)) ?? (held.opaque && door === undefined ? anyImportedDoorWrite(cx, w) : undefined);
       if (imported !== undefined) {
-        // the door the write breaks if the repo scan cannot tell what the import is (a factory's result)
-        const unknown = unknownHolderDoor(cx, w);
         if (unknown !== undefined) imported.unknown = unknown;
         reported.add(w.node);
         cx.scan.importedWrites = [...(cx.scan.importedWrites ?? []), imported];
@@ -162,7 +163,7 @@ function unknownHolderDoor(cx: FileContext, w: PropertyWrite): string | undefine
   if (GUARD_LISTS.has(w.key) || w.key === 'errorFunction') return 'protectMcpServer';
   if (w.key === 'providerData') return writesApproval(w) ? 'hostedMcpTool' : undefined;
   const local = LOCAL_BODIES[w.key];
-  return local !== undefined && (cx.scan.importsSdk || cx.generatedDoorNames.size > 0 || cx.generatedNamespaces.size > 0) ? local : undefined;
+  return local !== undefined && usesAgents(cx) ? local : undefined;
 }
 
 /**

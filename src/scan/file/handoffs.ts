@@ -4,7 +4,7 @@ import { spanOf } from '../parse.js';
 import { isStringLike, optionsOf, propertyName, skipWrappers } from '../syntax.js';
 import type { HandoffSite, ToolCallOptions } from '../types.js';
 import { agentNameOf, isAgentExpr } from './agents.js';
-import { constObjectLiteral, doorOf, resolve, type FileContext, type ResolvedMember } from './context.js';
+import { constObjectLiteral, doorOf, resolve, usesAgents, type FileContext, type ResolvedMember } from './context.js';
 import { declarationAt, initializerInScope } from '../local-values.js';
 import { heldValues } from './door-holders.js';
 import { importOf } from './door-exports.js';
@@ -96,9 +96,6 @@ export function onHandoffSubclass(cx: FileContext, node: ts.ClassLikeDeclaration
 
 const isSuperCall = (e: ts.Expression | undefined): e is ts.CallExpression =>
   !!e && typescript.isCallExpression(e) && e.expression.kind === typescript.SyntaxKind.SuperKeyword;
-
-/** Whether the file uses the SDK or the generated module (the SDK's own source names neither: it imports itself by paths). */
-export const usesAgents = (cx: FileContext): boolean => cx.scan.importsSdk || cx.generatedDoorNames.size > 0 || cx.generatedNamespaces.size > 0;
 
 /**
  * `h.onInvokeHandoff = f` (also `h['onInvokeHandoff'] = f`, `Object.assign(h, { onInvokeHandoff })`,

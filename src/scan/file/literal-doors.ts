@@ -3,7 +3,7 @@ import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
 import { isStringLike, optionsOf, propertyName, skipWrappers, spreadAfter } from '../syntax.js';
 import type { LiteralDoor } from '../types.js';
-import { constObjectLiteral, type FileContext } from './context.js';
+import { constObjectLiteral, usesAgents, type FileContext } from './context.js';
 import { constStringOf } from './names.js';
 
 // Doors written as the objects the SDK's factories return. The runner (agents-core
@@ -32,7 +32,7 @@ export function onLiteralDoor(cx: FileContext, node: ts.ObjectLiteralExpression,
  * another library's configs (`{ type: Column.Text, editor }`) are written so.
  */
 function unreadTypeDoor(cx: FileContext, node: ts.ObjectLiteralExpression, typeExpr: ts.Expression, props: Map<string, ts.Expression | null>): void {
-  if (!cx.scan.importsSdk && cx.generatedDoorNames.size === 0 && cx.generatedNamespaces.size === 0) return;
+  if (!usesAgents(cx)) return;
   const e = skipWrappers(typeExpr);
   if (!typescript.isIdentifier(e) && !typescript.isPropertyAccessExpression(e) && !typescript.isElementAccessExpression(e)) return;
   const door = Object.keys(LOCAL_BODIES).find((d) => {

@@ -10,12 +10,12 @@ import { declarationOf } from '../local-values.js';
 import { helperAnswer } from './approval-parameters.js';
 import { isReflectApply, isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.js';
 import { onPropertyWrites } from './door-writes.js';
-import { onHandoffClone, usesAgents } from './handoffs.js';
+import { onHandoffClone } from './handoffs.js';
 import { callWrites } from './property-writes.js';
 import { onAsTool } from './agent-tools.js';
 import { isAgentExpr, onAgentOptions } from './agents.js';
 import { agentOf } from './agent-values.js';
-import { constObjectLiteral, resolve, sdkTypeMember, type FileContext } from './context.js';
+import { constObjectLiteral, resolve, sdkTypeMember, usesAgents, type FileContext } from './context.js';
 
 // Method calls: `agent.asTool()`, `agent.clone()`, `Agent.create()` (`x.mcpServers.push()`: file/mcp-lists.ts),
 // a door's part written (`Object.assign(t, { invoke })`: file/door-writes.ts) and the SDK's approvals (`state.approve(item)`).
@@ -163,8 +163,6 @@ export function asToolReceiver(cx: FileContext, receiver: ts.Expression): { unkn
   if (r.kind === 'agent') return {};
   return r.kind === 'unknown' && usesAgents(cx) ? { unknownWhy: r.why } : undefined;
 }
-
-/** The file imports the SDK (or a barrel of it) or the generated module: an `asTool` there is taken for an agent's. */
 
 /** `alwaysApprove: true` of `state.approve(item, { ... })`, or an options object of this file holding it. */
 function stickyProperty(cx: FileContext, options: ts.Expression | undefined): ts.ObjectLiteralElementLike | undefined {
