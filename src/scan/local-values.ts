@@ -246,38 +246,17 @@ export function guardedLetAt(
   isGuard: (call: ts.CallExpression) => boolean,
   hoisted?: HoistedVars,
 ): boolean {
-  const found = declarationAt(name, ancestors, hoisted);
-  const decl = found?.declaration;
-  const block = found ? ancestors[found.depth] : undefined;
-  if (!decl || !block || !typescript.isVariableDeclaration(decl) || !decl.initializer || !(typescript.isBlock(block) || typescript.isSourceFile(block)))
-    return false;
-  const statement = block.statements.find((st) => typescript.isVariableStatement(st) && st.declarationList.declarations.includes(decl));
-  if (
-    !statement ||
-    !typescript.isVariableStatement(statement) ||
-    (statement.declarationList.flags & typescript.NodeFlags.BlockScoped) !== typescript.NodeFlags.Let
-  )
-    return false;
-  const guards = new Set<ts.Expression>();
-  for (const st of block.statements) {
-    if (st.pos < statement.end || st.end > use.pos) continue;
-    const guard = selfGuard(st, name, isGuard);
-    if (guard) guards.add(guard);
-  }
-  const assigned = assignedIn(block, name).filter((v) => v !== decl.initializer);
-  return (
-    assigned.length > 0 &&
-    assigned.every((v) => guards.has(v)) &&
-    !ancestors.slice(found!.depth + 1).some((n) => typescript.isFunctionLike(n) || typescript.isClassLike(n))
-  );
+  const guards = letSelfGuards(name, ancestors, isGuard, hoisted);
+  return guards !== undefined && guardedAt(guards, ancestors, use);
 }
 
 /**
  * Whether the `let` `name` (declared where the walk's `ancestors` end) holds its guard at every read
  * of it (`a = protectAgent(a)`, a guard that returns the value it is given): each read of the name in
- * the declaring block, outside the guard statements themselves, passes `guardedLetAt`, so the guards
- * are all at the block's top level, before every read, with no function between. No read at all is
- * false (fails closed). A name read in a nested scope that shadows it counts as a read.
+ * the declaring block, outside the guard statements themselves, is as `guardedLetAt` asks, so the
+ * guards are all at the block's top level, before every read, with no function between. No read at
+ * all is false (fails closed). A name read in a nested scope that shadows it is asked about its own
+ * variable, as a read.
  */
 export function guardedLetAtEveryRead(
   name: string,
@@ -285,11 +264,10 @@ export function guardedLetAtEveryRead(
   isGuard: (call: ts.CallExpression) => boolean,
   hoisted?: HoistedVars,
 ): boolean {
-  const found = declarationAt(name, ancestors, hoisted);
-  const decl = found?.declaration;
-  const block = found ? ancestors[found.depth] : undefined;
-  if (!decl || !block || !typescript.isVariableDeclaration(decl) || !(typescript.isBlock(block) || typescript.isSourceFile(block))) return false;
-  const outer = ancestors.slice(0, found!.depth + 1);
+  const guards = letSelfGuards(name, ancestors, isGuard, hoisted);
+  if (guards === undefined) return false;
+  const { decl, block } = guards;
+  const outer = ancestors.slice(0, guards.depth + 1);
   let reads = 0;
   let guarded = true;
   const visit = (n: ts.Node, path: ts.Node[]): void => {
@@ -297,7 +275,9 @@ export function guardedLetAtEveryRead(
     if (path.length === 0 && selfGuard(n as ts.Statement, name, isGuard)) return;
     if (typescript.isIdentifier(n) && n.text === name && !isMemberName(n, path[path.length - 1])) {
       reads++;
-      guarded = guardedLetAt(name, [...outer, ...path], n, isGuard, hoisted);
+      const at = [...outer, ...path];
+      // the guards were found once; a read of another variable of the name (a shadowing one) is asked whole
+      guarded = declarationAt(name, at, hoisted)?.declaration === decl ? guardedAt(guards, at, n) : guardedLetAt(name, at, n, isGuard, hoisted);
       return;
     }
     path.push(n);
@@ -306,6 +286,55 @@ export function guardedLetAtEveryRead(
   };
   for (const st of block.statements) visit(st, []);
   return guarded && reads > 0;
+}
+
+/** A `let`'s guards of itself: its declaration and block, and where the last guard ends. */
+interface LetGuards {
+  decl: ts.VariableDeclaration;
+  block: ts.Block | ts.SourceFile;
+  /** The block's place in the walk's ancestors. */
+  depth: number;
+  lastEnd: number;
+}
+
+/**
+ * The guards of the `let` `name` (declared where the walk's `ancestors` lead) when every value the
+ * file assigns it after its initializer is `name = guard(name)`, a statement at the top level of its
+ * block after the declaration; undefined otherwise (a `const`, a `var`, no initializer, no
+ * reassignment, another value, a guard in an `if` or a function).
+ */
+function letSelfGuards(
+  name: string,
+  ancestors: readonly ts.Node[],
+  isGuard: (call: ts.CallExpression) => boolean,
+  hoisted?: HoistedVars,
+): LetGuards | undefined {
+  const found = declarationAt(name, ancestors, hoisted);
+  const decl = found?.declaration;
+  const block = found ? ancestors[found.depth] : undefined;
+  if (!decl || !block || !typescript.isVariableDeclaration(decl) || !decl.initializer || !(typescript.isBlock(block) || typescript.isSourceFile(block)))
+    return undefined;
+  const statement = block.statements.find((st) => typescript.isVariableStatement(st) && st.declarationList.declarations.includes(decl));
+  if (
+    !statement ||
+    !typescript.isVariableStatement(statement) ||
+    (statement.declarationList.flags & typescript.NodeFlags.BlockScoped) !== typescript.NodeFlags.Let
+  )
+    return undefined;
+  const ends = new Map<ts.Expression, number>();
+  for (const st of block.statements) {
+    if (st.pos < statement.end) continue;
+    const guard = selfGuard(st, name, isGuard);
+    if (guard) ends.set(guard, st.end);
+  }
+  const assigned = assignedIn(block, name).filter((v) => v !== decl.initializer);
+  if (assigned.length === 0 || !assigned.every((v) => ends.has(v))) return undefined;
+  return { decl, block, depth: found!.depth, lastEnd: Math.max(...assigned.map((v) => ends.get(v)!)) };
+}
+
+/** Whether a read at `use` (the walk's `ancestors` there) comes after every guard, with no function between it and the block. */
+function guardedAt(guards: LetGuards, ancestors: readonly ts.Node[], use: ts.Node): boolean {
+  return guards.lastEnd <= use.pos && !ancestors.slice(guards.depth + 1).some((n) => typescript.isFunctionLike(n) || typescript.isClassLike(n));
 }
 
 /** Whether `id` names a member (`x.a`, `{ a: v }`, `a() {}`) rather than reading a variable. */

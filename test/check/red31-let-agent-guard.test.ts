@@ -57,6 +57,11 @@ const cases: { name: string; files: Record<string, string>; lines: number[] }[] 
   { name: 'guarded, then given another call of itself: reported', files: agent(GUARD, 'a = wrap(a);', USE), lines: [5] },
   { name: 'read in a function declared after the guard (hoisted): reported', files: agent(GUARD, "export function go() { return run(a, 'hi'); }"), lines: [5] },
   { name: 'guarded but never read: reported', files: agent(GUARD), lines: [5] },
+  {
+    name: 'guarded, then a block with its own `a` read (another variable, not guarded): reported',
+    files: agent(GUARD, USE, "{ let a = new Agent({ name: 'y' }); await run(a, 'hi'); }"),
+    lines: [5],
+  },
 ];
 
 describe('a let agent reassigned with its guard', () => {
