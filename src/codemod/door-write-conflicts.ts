@@ -1,4 +1,4 @@
-import { doorWriteText, unresolvedLeftText } from '../scan/door-write-text.js';
+import { doorWriteText, MADE_LOCAL_HINT, unresolvedLeftText } from '../scan/door-write-text.js';
 import type { DoorWrite, FileScan, InvokeReplacement } from '../scan/types.js';
 import type { CodemodFinding, DoorKind } from './types.js';
 
@@ -58,7 +58,5 @@ function madeLocalText(d: DoorWrite): string {
   return `${doorWriteText(d)} on a hosted shell tool: check reports it, as the SDK then runs the model's shell commands here with no policy, and the codemod has no rewrite for it`;
 }
 
-const MADE_LOCAL_HINT =
-  "Keep the hosted shell's environment as it was made; for a local shell, use `protectShellTool('<action>', { shell, ... })` from the generated module, with the action in ctrlrun.yaml.";
 const INVOKE_HINT = "Keep the tool's `invoke` as it is: change what the tool does in the function it is built with, then run check again.";
 const AGENT_HINT = 'Give the agent its tools, servers and handoffs when it is made instead of replacing the method that lists them; then run check again.';

@@ -1,3 +1,4 @@
+import { LITERAL_DOOR_FACTORIES, SDK_DOORS } from '../scan/sdk-surface.js';
 import type { FileScan, LiteralDoor } from '../scan/types.js';
 import type { CodemodFinding, DoorKind } from './types.js';
 
@@ -24,7 +25,8 @@ export function handDoorConflicts(scan: FileScan, fileAbs: string): CodemodFindi
     });
   for (const d of scan.literalDoors ?? []) {
     if (d.door !== 'hosted_mcp') {
-      const [door, variant] = LITERAL_DOORS[d.door];
+      const door = LITERAL_DOOR_FACTORIES[d.door];
+      const variant = SDK_DOORS[door]!.by[0]!;
       left(
         d.span,
         door,
@@ -89,12 +91,6 @@ function openHostedLiteral(d: LiteralDoor): { line: number; column: number } | u
   if (!always) return p.require_approval?.span ?? d.span;
   return d.spreadAfterRequireApproval;
 }
-
-const LITERAL_DOORS = {
-  shell: ['shellTool', 'protectShellTool'],
-  apply_patch: ['applyPatchTool', 'protectApplyPatchTool'],
-  computer: ['computerTool', 'protectComputerTool'],
-} as const;
 
 const literalHint = (variant: string): string =>
   `Build it with \`${variant}('<action>', { ... })\` from the generated module (the action in ctrlrun.yaml), in place of the object; then run check again.`;

@@ -51,3 +51,7 @@ export function unresolvedLeftText(d: DoorWrite): { message: string; hint: strin
   const message = unresolvedWriteText(d, 'it undoes the protection the codemod gives the door, and the codemod has no rewrite for it');
   return { message: message.replace(/\.$/, ''), hint: unresolvedHint(WRITE_RULES[d.door] ?? 'invoke-replaced') };
 }
+
+/** The hint for a hosted shell made local after it is made (check's unprotected-door and the codemod's conflict). */
+export const MADE_LOCAL_HINT =
+  "Keep the hosted shell's environment as it was made; for a local shell, use `protectShellTool('<action>', { shell, ... })` from the generated module, with the action in ctrlrun.yaml.";

@@ -49,6 +49,9 @@ export interface NotADoor {
 const SANDBOX_DOOR = { by: ['protectSandboxAgent', 'protectAgent'], rule: 'unprotected-sandbox-agent' } as const;
 const HANDOFF_DOOR = { by: ['protectHandoff', 'protectAgent'], rule: 'unprotected-handoff' } as const;
 
+/** The SDK factory whose object a local door written as a literal is (`{ type: 'shell', shell }` is what `shellTool()` returns). */
+export const LITERAL_DOOR_FACTORIES = { shell: 'shellTool', apply_patch: 'applyPatchTool', computer: 'computerTool' } as const;
+
 /** Exports that give the model something to invoke, and what protects them. */
 export const SDK_DOORS: Readonly<Record<string, ProtectedDoor>> = {
   tool: { by: ['protectedTool'], rule: 'unprotected-tool', what: 'a function tool the model calls by name (also `realtime.tool`)' },

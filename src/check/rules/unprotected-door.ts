@@ -2,8 +2,8 @@ import type { FileScan } from '../../scan/types.js';
 import { isHostedShell } from './sdk-factory-calls.js';
 import type { Finding, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
-import { capitalized, doorWriteText } from '../../scan/door-write-text.js';
-import { exportsReportedBy, SDK_DOORS } from '../../scan/sdk-surface.js';
+import { capitalized, doorWriteText, MADE_LOCAL_HINT } from '../../scan/door-write-text.js';
+import { exportsReportedBy, LITERAL_DOOR_FACTORIES, SDK_DOORS } from '../../scan/sdk-surface.js';
 
 export const unprotectedDoorMeta: RuleMeta = {
   id: 'unprotected-door',
@@ -44,19 +44,22 @@ function madeLocalFinding(scan: FileScan, d: NonNullable<FileScan['doorWrites']>
     scan.file,
     d.span,
     `${capitalized(doorWriteText(d))} on a hosted shell tool: the SDK runs a shell call here unless \`environment.type\` is other than 'local', so this lets the model run shell commands with no policy: no decision, no recorded approval, no receipt.`,
-    "Keep the hosted shell's environment as it was made; for a local shell, use `protectShellTool('<action>', { shell, ... })` from the generated module, with the action in ctrlrun.yaml.",
+    MADE_LOCAL_HINT,
   );
 }
 
+/** What each literal door lets the model do, and its body's property. */
 const LITERAL_DOORS = {
-  shell: ['protectShellTool', 'run shell commands', 'shell'],
-  apply_patch: ['protectApplyPatchTool', 'patch files', 'editor'],
-  computer: ['protectComputerTool', 'drive a computer', 'computer'],
+  shell: ['run shell commands', 'shell'],
+  apply_patch: ['patch files', 'editor'],
+  computer: ['drive a computer', 'computer'],
 } as const;
 
 /** A local door written as the object its factory returns: the runner finds it by `type`, so it runs as the factory's would. */
 function literalFinding(scan: FileScan, d: NonNullable<FileScan['literalDoors']>[number]): Finding {
-  const [variant, does, body] = LITERAL_DOORS[d.door as keyof typeof LITERAL_DOORS];
+  const type = d.door as keyof typeof LITERAL_DOORS;
+  const [does, body] = LITERAL_DOORS[type];
+  const variant = SDK_DOORS[LITERAL_DOOR_FACTORIES[type]]!.by[0]!;
   return findingOf(
     unprotectedDoorMeta,
     scan.file,
