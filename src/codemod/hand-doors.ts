@@ -70,11 +70,7 @@ export function handDoorConflicts(scan: FileScan, fileAbs: string): CodemodFindi
 
 /** Whether a file holds a door only this module reports (the codemod reads the file for it). */
 export function hasHandDoors(scan: FileScan): boolean {
-  return (
-    (scan.literalDoors ?? []).some((d) => d.door !== 'hosted_mcp' || openHostedLiteral(d) !== undefined) ||
-    (scan.objectLiteralTools ?? []).length > 0 ||
-    scan.protectedToolCalls.some((c) => c.options.properties.needsApproval !== undefined)
-  );
+  return handDoorConflicts(scan, scan.file).length > 0;
 }
 
 /**
