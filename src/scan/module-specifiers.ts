@@ -14,16 +14,32 @@ const OTHER_LOADS = /\brequire\b|\bdefine\b|\\u/;
 /** `export * as ns from 's'` (a name or a string as the name): the pre-processor lists nothing for it. */
 const NAMESPACE_EXPORT = /(?<![\w$.])export\s*\*\s*as\s+(?:[\w$\u0080-\uffff]+|'[^'\n]*'|"[^"\n]*")\s*from\s*(['"])([^'"\n]+)\1/g;
 
-/** The specifiers of a module's text, by TypeScript's pre-processor, and those of its `export * as ns from` it leaves out. */
+/** The specifiers of a module's text, by TypeScript's pre-processor, and those of its `export * as ns from` it leaves out (read by a pattern: there is no tree). */
 export function textSpecifiers(text: string): string[] {
-  const out = typescript.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+  const out = preProcessed(text);
   if (text.includes('*')) for (const m of text.matchAll(NAMESPACE_EXPORT)) if (!out.includes(m[2]!)) out.push(m[2]!);
   return out;
 }
 
-/** The specifiers of a parsed module: its tree's when they are the pre-processor's list, else the pre-processor's. */
+/**
+ * The specifiers of a parsed module: its tree's when they are the pre-processor's list, else the
+ * pre-processor's and those of the tree's `export * as ns from` (which the pattern of `textSpecifiers`
+ * would miss with a comment inside).
+ */
 export function parsedSpecifiers(sf: ts.SourceFile): string[] {
-  return treeSpecifiers(sf) ?? textSpecifiers(sf.text);
+  const tree = treeSpecifiers(sf);
+  if (tree !== undefined) return tree;
+  const out = preProcessed(sf.text);
+  for (const st of sf.statements) {
+    const spec =
+      typescript.isExportDeclaration(st) && !st.isTypeOnly && st.exportClause && typescript.isNamespaceExport(st.exportClause) ? st.moduleSpecifier : undefined;
+    if (spec && typescript.isStringLiteral(spec) && !out.includes(spec.text)) out.push(spec.text);
+  }
+  return out;
+}
+
+function preProcessed(text: string): string[] {
+  return typescript.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
 }
 
 /**

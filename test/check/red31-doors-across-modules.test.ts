@@ -91,6 +91,10 @@ describe('an unlisted module reached through `export * as ns` (a)', () => {
     expect(wireFindings({ ...agent("import { gen } from './tools.js';"), 'src/tools.ts': "export * as gen from './gen/wire.js';\n" })).toEqual([3]);
   });
 
+  it('with a comment inside the statement, in a scanned module (the tree is read, not a pattern)', () => {
+    expect(wireFindings(agent("export * as /* the generated tools */ gen from './gen/wire.js';"))).toEqual([3]);
+  });
+
   it('re-exported as a namespace by another unlisted module', () => {
     const files = { ...agent("import { all } from './gen/all.js';"), 'src/gen/all.ts': "export * as all from './wire.js';\n" };
     expect(wireFindings(files)).toEqual([3]);
