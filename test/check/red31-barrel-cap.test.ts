@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scanRepoSync } from '../../src/scan/index.js';
-import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 import { lines, lintRepo, testProject } from './rule-tester.js';
-import { agentLoading } from './unlisted-tool-module.js';
+import { agentLoading, scanTree } from './unlisted-tool-module.js';
 
 /*
  * Issue 40 item 4 ("no false green"), left by session 31's "doors across modules": the cap on the
@@ -19,15 +17,9 @@ describe('listed barrels past what one scan follows', () => {
   };
   /** One scan of the tree: whether the unlisted module was read (its tool found) and the unreadable-file messages. */
   const scanOf = (files: Record<string, string>) => {
-    const root = makeTempDir('red31-chain-');
-    try {
-      writeFiles(root, files);
-      const scan = scanRepoSync({ root });
-      const wire = scan.files.find((f) => f.file === 'src/gen/wire.ts');
-      return { tool: (wire?.sdkToolCalls.length ?? 0) > 0, unread: (scan.unreadable ?? []).map((u) => `${u.file}: ${u.message}`) };
-    } finally {
-      removeDir(root);
-    }
+    const { scan, unread } = scanTree(files, 'red31-chain-');
+    const wire = scan.files.find((f) => f.file === 'src/gen/wire.ts');
+    return { tool: (wire?.sdkToolCalls.length ?? 0) > 0, unread };
   };
 
   it('300 barrels in a chain: the 257th is named, as not followed (before: silent, the tool behind it unread)', () => {

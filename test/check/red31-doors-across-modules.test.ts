@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scanRepoSync } from '../../src/scan/index.js';
-import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 import { lines, lintRepo, testProject } from './rule-tester.js';
-import { agentLoading, GIT_IGNORED_TOOL } from './unlisted-tool-module.js';
+import { agentLoading, GIT_IGNORED_TOOL, scanTree } from './unlisted-tool-module.js';
 
 /*
  * Issue 40 item 4 ("no false green"), left by session 30 (docs/DECISIONS.md "Session 31: doors
@@ -242,19 +240,9 @@ describe('unlisted modules past what one scan reads (e)', () => {
   };
   /** One scan of the tree: the unlisted modules read (each with its tool reported) and the unreadable-file messages. */
   const all = (files: Record<string, string>) => {
-    const root = makeTempDir('red31-ring-');
-    try {
-      writeFiles(root, files);
-      const scan = scanRepoSync({ root });
-      const read = scan.files.filter((f) => f.unlisted === 'ignored' && f.file.startsWith('src/gen/m'));
-      return {
-        read: read.length,
-        tools: read.filter((f) => f.sdkToolCalls.length > 0).length,
-        unread: (scan.unreadable ?? []).map((u) => `${u.file}: ${u.message}`),
-      };
-    } finally {
-      removeDir(root);
-    }
+    const { scan, unread } = scanTree(files, 'red31-ring-');
+    const read = scan.files.filter((f) => f.unlisted === 'ignored' && f.file.startsWith('src/gen/m'));
+    return { read: read.length, tools: read.filter((f) => f.sdkToolCalls.length > 0).length, unread };
   };
 
   it('300 modules behind a ring of listed barrels: those read are reported, and the rest is said not to be', () => {

@@ -1,3 +1,6 @@
+import { scanRepoSync } from '../../src/scan/index.js';
+import type { RepoScan } from '../../src/scan/types.js';
+import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 import { lines } from './rule-tester.js';
 
 /** A git-ignored module building a raw tool (line 3): the unlisted module the reach tests load. */
@@ -20,4 +23,16 @@ export function agentLoading(tools: string, ...load: string[]): Record<string, s
       `export const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: ${tools} });`,
     ),
   };
+}
+
+/** One scan of a tree written to a temporary folder (removed after), and its unreadable-file findings as `file: message`. */
+export function scanTree(files: Record<string, string>, prefix: string): { scan: RepoScan; unread: string[] } {
+  const root = makeTempDir(prefix);
+  try {
+    writeFiles(root, files);
+    const scan = scanRepoSync({ root });
+    return { scan, unread: (scan.unreadable ?? []).map((u) => `${u.file}: ${u.message}`) };
+  } finally {
+    removeDir(root);
+  }
 }
