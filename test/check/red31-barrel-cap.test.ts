@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lines, lintRepo, testProject } from './rule-tester.js';
-import { agentLoading, scanTree } from './unlisted-tool-module.js';
+import { agentLoading, DOORS, scanTree } from './unlisted-tool-module.js';
 
 /*
  * Issue 40 item 4 ("no false green"), left by session 31's "doors across modules": the cap on the
@@ -33,15 +33,6 @@ describe('listed barrels past what one scan follows', () => {
     expect(scanOf(chain(256))).toEqual({ tool: true, unread: [] });
   });
 });
-
-/** The module making a guarded server (line 4) and a protected shell tool (line 5). */
-const DOORS = lines(
-  "import { MCPServerStdio, type Shell } from '@openai/agents';",
-  "import { protectMcpServer, protectShellTool } from './ctrlrun.generated.js';",
-  'declare const shell: Shell;',
-  "export const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
-  "export const shellTool = protectShellTool('host.shell', { shell });",
-);
 
 /** The findings of `ruleId` in src/ops.ts, with whether each says check cannot tell the object. */
 const found = (files: Record<string, string>, ruleId: string) =>

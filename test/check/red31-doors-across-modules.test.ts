@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { lines, lintRepo, testProject } from './rule-tester.js';
-import { agentLoading, GIT_IGNORED_TOOL, scanTree } from './unlisted-tool-module.js';
+import { agentLoading, DOORS, GIT_IGNORED_TOOL, scanTree } from './unlisted-tool-module.js';
 
 /*
  * Issue 40 item 4 ("no false green"), left by session 30 (docs/DECISIONS.md "Session 31: doors
  * across modules"): a door or an unlisted module reached through `export * as ns`, a listed module
  * reached only by a side-effect import, an export made by a factory check does not follow.
  */
-
-/** The module making a guarded server (line 4) and a protected shell tool (line 5). */
-const DOORS = lines(
-  "import { MCPServerStdio, type Shell } from '@openai/agents';",
-  "import { protectMcpServer, protectShellTool } from './ctrlrun.generated.js';",
-  'declare const shell: Shell;',
-  "export const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
-  "export const shellTool = protectShellTool('host.shell', { shell });",
-);
 
 const found = (files: Record<string, string>, ruleId: string, file = 'src/ops.ts') =>
   lintRepo({ 'src/doors.ts': DOORS, ...files }, { project: testProject(), ruleId, file }).map((f) => ({

@@ -36,3 +36,12 @@ export function scanTree(files: Record<string, string>, prefix: string): { scan:
     removeDir(root);
   }
 }
+
+/** The module making a guarded server (line 4) and a protected shell tool (line 5). */
+export const DOORS = lines(
+  "import { MCPServerStdio, type Shell } from '@openai/agents';",
+  "import { protectMcpServer, protectShellTool } from './ctrlrun.generated.js';",
+  'declare const shell: Shell;',
+  "export const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
+  "export const shellTool = protectShellTool('host.shell', { shell });",
+);
