@@ -6,7 +6,8 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 // node:fs as CommonJS, not imported: the launcher's path is ES modules, and Node builds an ES
 // module's view of node:fs by reading every export, which loads its streams (see DECISIONS, session 27).
-const { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } = process.getBuiltinModule('node:fs');
+const { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } =
+  process.getBuiltinModule('node:fs');
 
 /**
  * Where the CLI keeps V8's code cache for the TypeScript compiler, when it does (set by the launcher,
@@ -124,6 +125,43 @@ function writeCacheFile(to: string, header: CacheHeader, data: Buffer): void {
   const tmp = `${to}.${process.pid}.tmp`;
   writeFileSync(tmp, Buffer.concat([encodeHeader(header), data]), { mode: 0o600 });
   renameSync(tmp, to);
+  pruneCacheFolder(path.dirname(to));
+}
+
+/**
+ * How many cache files a folder keeps (1-4 MB each). A key holds the cached file's path and mtime,
+ * so every install of the CLI (an upgrade, an npx cache, a CI job's fresh clone) starts new files
+ * and never reuses the old ones: unbounded, the folder grew past a gigabyte on a CI machine.
+ */
+export const MAX_CACHE_FILES = 24;
+/** A temporary file older than this was left by a process that died while writing. */
+const STALE_TMP_MS = 60 * 60 * 1000;
+
+/**
+ * Keeps the `max` most recently written cache files of `dir` and removes the rest, and temporary
+ * files left by dead writers. Run only after a write (rare), never on a run that reads. An evicted
+ * cache still in use costs one compile, after which it is written again as the newest.
+ */
+export function pruneCacheFolder(dir: string, max = MAX_CACHE_FILES, now = Date.now()): void {
+  const caches: { file: string; mtimeMs: number }[] = [];
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    try {
+      const { mtimeMs } = statSync(file);
+      if (name.endsWith('.bin')) caches.push({ file, mtimeMs });
+      else if (name.endsWith('.tmp') && now - mtimeMs > STALE_TMP_MS) unlinkSync(file);
+    } catch {
+      // removed meanwhile by another process's prune
+    }
+  }
+  caches.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { file } of caches.slice(max)) {
+    try {
+      unlinkSync(file);
+    } catch {
+      // removed meanwhile
+    }
+  }
 }
 
 /**

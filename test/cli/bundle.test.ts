@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -171,6 +171,27 @@ describe('the compiler’s code cache (src/scan/code-cache.ts)', () => {
     writeFileSync(path.join(dir, blob!), Buffer.concat([header, Buffer.alloc(1000, 7)]));
     expect(run(dir).status).toBe(0);
     expect(readFileSync(path.join(dir, blob!)).length).toBeGreaterThan(100_000);
+  });
+
+  it('bounds its folder: writing a cache removes the oldest past the bound', async () => {
+    const { MAX_CACHE_FILES } = (await import(pathToFileURL(codeCache).href)) as { MAX_CACHE_FILES: number };
+    const dir = path.join(work, 'bounded');
+    mkdirSync(dir, { recursive: true });
+    // caches of earlier installs, a day old and older: none is this run's key
+    const old = Array.from({ length: MAX_CACHE_FILES + 5 }, (_, i) => `${String(i).padStart(17, '0')}.bin`);
+    for (const [i, name] of old.entries()) {
+      writeFileSync(path.join(dir, name), 'stale');
+      const t = Date.now() / 1000 - 86_400 * (i + 1);
+      utimesSync(path.join(dir, name), t, t);
+    }
+    const r = run(dir);
+    expect(r.status, r.stderr).toBe(0);
+    const left = readdirSync(dir);
+    expect(left).toHaveLength(MAX_CACHE_FILES);
+    // the new cache and the most recent old ones stay; the oldest went
+    expect(left.filter((f) => !old.includes(f))).toHaveLength(1);
+    expect(left).toContain(old[0]);
+    expect(left).not.toContain(old.at(-1));
   });
 
   it('grows: a larger run after a small one writes a larger cache (issue 40, item 8)', () => {

@@ -1,10 +1,19 @@
 import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { compileSteps, exitAction, GROWTH_CHECKS, GROWTH_MARGIN, processBytecode, runCompiled } from '../../src/scan/code-cache.js';
+import {
+  compileSteps,
+  exitAction,
+  GROWTH_CHECKS,
+  GROWTH_MARGIN,
+  MAX_CACHE_FILES,
+  processBytecode,
+  pruneCacheFolder,
+  runCompiled,
+} from '../../src/scan/code-cache.js';
 
 // check compiles the compiler while it waits for the reading thread (src/check/engine.ts), and runs
 // it only if a file needs it: compiling must load nothing, running must load it once.
@@ -70,5 +79,27 @@ describe('compiling in steps (src/scan/code-cache.ts)', () => {
     expect(exitAction({ bytecode: 1_000_000, checksLeft: 1 }, () => 900_000)).toBe('count');
     // no checks left: nothing is measured (it walks the heap) and nothing written
     expect(exitAction({ bytecode: 1_000_000, checksLeft: 0 }, never)).toBe('none');
+  });
+
+  it('keeps the most recently written cache files and removes the rest and dead writers’ temporaries', () => {
+    const folder = path.join(dir, 'prune');
+    mkdirSync(folder);
+    const now = Date.now();
+    const at = (name: string, ageMs: number) => {
+      writeFileSync(path.join(folder, name), 'x');
+      utimesSync(path.join(folder, name), (now - ageMs) / 1000, (now - ageMs) / 1000);
+    };
+    // 30 caches, the i-th written i minutes ago; a stranger's file is never touched
+    for (let i = 0; i < 30; i++) at(`c${String(i).padStart(2, '0')}.bin`, i * 60_000);
+    at('notes.txt', 10 * 24 * 3600_000);
+    at('c00.bin.123.tmp', 2 * 3600_000);
+    at('c01.bin.456.tmp', 60_000);
+    pruneCacheFolder(folder, 24, now);
+    const left = readdirSync(folder).sort();
+    const kept = Array.from({ length: 24 }, (_, i) => `c${String(i).padStart(2, '0')}.bin`);
+    expect(left).toEqual([...kept, 'c01.bin.456.tmp', 'notes.txt'].sort());
+    // under the bound nothing goes
+    pruneCacheFolder(folder, MAX_CACHE_FILES, now);
+    expect(readdirSync(folder)).toHaveLength(26);
   });
 });
