@@ -21,6 +21,11 @@ export interface DoorModules {
   /** A module's syntax tree (a barrel naming no SDK is parsed on demand). */
   treeOf: (abs: string) => ts.SourceFile | undefined;
   /**
+   * The scan of a module no scan read (a listed module naming neither the SDK nor the generated
+   * module), made on demand: which of its exports check cannot tell.
+   */
+  unreadScanOf: (abs: string) => FileScan | undefined;
+  /**
    * Adds the names the doors are exported again under to the search's tokens, once: a scan with no
    * file that may write a door leaves that search to the first text edited later (ESLint).
    */
@@ -125,7 +130,8 @@ function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: 
   const own = m.scanOf(target.file)?.exportedDoors?.[name];
   // a member of a door (`desk.github.x = …`) is no door of this module
   if (own !== undefined) return members.length === 0 ? own : undefined;
-  if (m.scanOf(target.file)?.unknownExports?.includes(name)) return UNKNOWN;
+  const scanned = m.scanOf(target.file);
+  if (scanned?.unknownExports?.includes(name)) return UNKNOWN;
   const sf = m.treeOf(target.file);
   if (!sf) return undefined;
   for (const st of sf.statements) {
@@ -135,6 +141,10 @@ function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: 
     const door = exportedDoor(m, { ...again, members }, target.file, depth + 1, seen);
     if (door !== undefined) return door;
   }
+  // a module no scan read makes no door (it names neither the SDK nor the generated module), but its
+  // export may hold one made elsewhere (`export const gh = makeServer()`, the factory imported):
+  // check asks that module's own scan, as it asks a scanned one's (fail closed)
+  if (scanned === undefined && m.unreadScanOf(target.file)?.unknownExports?.includes(name)) return UNKNOWN;
   return undefined;
 }
 
@@ -167,6 +177,8 @@ export interface WriterSearch {
   /** Whether a file's bytes name a door word, when the read already tested them (read.ts); undefined: test here. */
   doorWord?: (abs: string) => boolean | undefined;
   scan: (abs: string) => FileScan;
+  /** A scan of a module the scans so far left out, from its tree (not added to `scans`: its findings are no one's). */
+  scanUnread: (abs: string, parsed: Parsed) => FileScan;
   leftOut: (abs: string) => boolean;
 }
 
@@ -222,16 +234,25 @@ export function writersOfDoors(s: WriterSearch): DoorModules {
     s.scans.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   }
   const byAbs = new Map(s.scans.map((scan) => [path.resolve(s.root, scan.file), scan]));
-  const trees = new Map<string, ts.SourceFile | null>();
-  const treeOf = (abs: string): ts.SourceFile | undefined => {
-    const known = s.parsed.get(abs)?.sf ?? trees.get(abs);
+  const trees = new Map<string, Parsed | null>();
+  const parsedOf = (abs: string): Parsed | undefined => {
+    const known = s.parsed.get(abs) ?? trees.get(abs);
     if (known !== undefined) return known ?? undefined;
     const text = s.texts.textOf(abs);
-    const tree = text !== undefined && isSourceFile(abs) ? parseSource(abs, text).sf : null;
+    const tree = text !== undefined && isSourceFile(abs) ? parseSource(abs, text) : null;
     trees.set(abs, tree);
     return tree ?? undefined;
   };
-  return { root: s.root, layout: s.layout, scanOf: (abs) => byAbs.get(abs), treeOf, renamedTokens };
+  const unread = new Map<string, FileScan | null>();
+  const unreadScanOf = (abs: string): FileScan | undefined => {
+    const known = unread.get(abs);
+    if (known !== undefined) return known ?? undefined;
+    const parsed = parsedOf(abs);
+    const scan = parsed ? s.scanUnread(abs, parsed) : null;
+    unread.set(abs, scan);
+    return scan ?? undefined;
+  };
+  return { root: s.root, layout: s.layout, scanOf: (abs) => byAbs.get(abs), treeOf: (abs) => parsedOf(abs)?.sf, unreadScanOf, renamedTokens };
 }
 
 /** How many renames deep the names are searched for. */

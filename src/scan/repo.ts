@@ -184,6 +184,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
       markUnlisted(scan, unlisted.get(abs), importers.get(abs), rel);
       return scan;
     },
+    scanUnread: (abs, tree) => scanParsed(rel(abs), texts.textOf(abs)!, tree, scanOptions),
     leftOut,
   });
   settleImportedWrites(scans, doorModules);
