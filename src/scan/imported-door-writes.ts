@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { DOOR_WORD } from './door-words.js';
-import { AGENT_DOOR, importOf } from './file/door-exports.js';
+import { AGENT_DOOR, importedPath, importOf } from './file/door-exports.js';
+import { skipWrappers } from './syntax.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
 import { parseSource, type Parsed } from './parse.js';
 import { isSourceFile } from './source-files.js';
@@ -127,12 +128,18 @@ function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: 
   if (seen.has(key)) return undefined;
   if (depth > CHAIN) return TOO_FAR;
   seen.add(key);
-  const own = m.scanOf(target.file)?.exportedDoors?.[name];
+  const scanned = m.scanOf(target.file);
+  const own = scanned?.exportedDoors?.[name];
   // a member of a door (`desk.github.x = …`) is no door of this module
   if (own !== undefined) return members.length === 0 ? own : undefined;
-  const scanned = m.scanOf(target.file);
-  if (scanned?.unknownExports?.includes(name)) return UNKNOWN;
   const sf = m.treeOf(target.file);
+  // `export const gh = github` of an imported door (`d.github`, a `const` exported by a list): the import followed
+  const alias = sf && aliasedImport(sf, name);
+  if (alias !== undefined) {
+    const door = exportedDoor(m, { ...alias, members: [...alias.members, ...members] }, target.file, depth + 1, seen);
+    if (door !== undefined) return door;
+  }
+  if (scanned?.unknownExports?.includes(name)) return UNKNOWN;
   if (!sf) return undefined;
   for (const st of sf.statements) {
     if (!typescript.isExportDeclaration(st) || st.isTypeOnly) continue;
@@ -145,6 +152,50 @@ function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: 
   // export may hold one made elsewhere (`export const gh = makeServer()`, the factory imported):
   // check asks that module's own scan, as it asks a scanned one's (fail closed)
   if (scanned === undefined && m.unreadScanOf(target.file)?.unknownExports?.includes(name)) return UNKNOWN;
+  return undefined;
+}
+
+/** How many `const a = b` steps an exported value is followed through to an import. */
+const ALIAS_STEPS = 4;
+
+/**
+ * The import the module's own export `name` holds as it is (`export const gh = github`, `export
+ * default d.github`, `const gh = github; export { gh }`, through a few `const a = b`), or undefined.
+ * The scan of the module leaves such a value to the repo scan (an import is no value it can tell).
+ */
+function aliasedImport(sf: ts.SourceFile, name: string): ExportRead | undefined {
+  let expr = exportedExpression(sf, name);
+  for (let step = 0; expr !== undefined && step <= ALIAS_STEPS; step++) {
+    const read = importedPath(sf, expr);
+    if (read !== undefined) return read;
+    const e = skipWrappers(expr);
+    expr = typescript.isIdentifier(e) ? topInitializer(sf, e.text) : undefined;
+  }
+  return undefined;
+}
+
+/** The value the module exports as `name` itself: a variable's initializer, the default's expression, or a top-level variable exported by a list. */
+function exportedExpression(sf: ts.SourceFile, name: string): ts.Expression | undefined {
+  for (const st of sf.statements) {
+    if (typescript.isVariableStatement(st) && st.modifiers?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword)) {
+      const d = st.declarationList.declarations.find((x) => typescript.isIdentifier(x.name) && x.name.text === name);
+      if (d) return d.initializer;
+    } else if (name === 'default' && typescript.isExportAssignment(st) && !st.isExportEquals) return st.expression;
+    else if (typescript.isExportDeclaration(st) && !st.moduleSpecifier && !st.isTypeOnly && st.exportClause && typescript.isNamedExports(st.exportClause)) {
+      const el = st.exportClause.elements.find((e) => e.name.text === name && !e.isTypeOnly);
+      if (el) return topInitializer(sf, (el.propertyName ?? el.name).text);
+    }
+  }
+  return undefined;
+}
+
+/** The initializer of the top-level variable `local`, or undefined. */
+function topInitializer(sf: ts.SourceFile, local: string): ts.Expression | undefined {
+  for (const st of sf.statements) {
+    if (!typescript.isVariableStatement(st)) continue;
+    const d = st.declarationList.declarations.find((x) => typescript.isIdentifier(x.name) && x.name.text === local);
+    if (d) return d.initializer;
+  }
   return undefined;
 }
 

@@ -116,3 +116,60 @@ describe("an export of a module check does not scan, made by another module's fa
     expect(found(files, 'mcp-server-unguarded')).toEqual([]);
   });
 });
+
+describe('an export that is an imported door under another name (`export const gh = github`)', () => {
+  /** `src/server.ts` re-exporting the guarded server of `src/doors.ts` as `gh`, with `head` before; the writer empties its guard list. */
+  const alias = (...body: string[]) => ({
+    'src/server.ts': lines(...body),
+    'src/ops.ts': lines("import { gh } from './server.js';", 'gh.toolInputGuardrails = [];'),
+  });
+
+  it("reported as the door's write: a `const`, a namespace's member, a `const` exported by a list, through `const a = b` steps, in a scanned module too", () => {
+    const cases = [
+      ["import { github } from './doors.js';", 'export const gh = github;'],
+      ["import * as d from './doors.js';", 'export const gh = d.github;'],
+      ["import { github } from './doors.js';", 'const server = github as unknown as { toolInputGuardrails: unknown[] };', 'export { server as gh };'],
+      ["import { github } from './doors.js';", 'const a = github;', 'const b = a;', 'export const gh = b;'],
+      [
+        "import { Agent } from '@openai/agents';",
+        "import { github } from './doors.js';",
+        'export const gh = github;',
+        "export const agent = new Agent({ name: 'a' });",
+      ],
+    ];
+    for (const body of cases) expect(found(alias(...body), 'mcp-server-unguarded'), body.join(' ')).toEqual([{ line: 2, unresolved: false }]);
+    // the namespace itself under another name: the writer's member is the export read there
+    const ns = {
+      'src/server.ts': lines("import * as d from './doors.js';", 'export const gh = d;'),
+      'src/ops.ts': lines("import { gh } from './server.js';", 'gh.github.toolInputGuardrails = [];', 'gh.toolInputGuardrails = [];'),
+    };
+    expect(found(ns, 'mcp-server-unguarded')).toEqual([{ line: 2, unresolved: false }]);
+  });
+
+  it("the default export of an imported door, read by a default import and by the barrel's name", () => {
+    const files = {
+      'src/server.ts': lines("import { github } from './doors.js';", 'export default github;'),
+      'src/index.ts': "export { default as gh } from './server.js';",
+      'src/ops.ts': lines(
+        "import main from './server.js';",
+        "import { gh } from './index.js';",
+        'main.errorFunction = () => "no";',
+        'gh.toolOutputGuardrails = [];',
+      ),
+    };
+    expect(found(files, 'mcp-server-unguarded')).toEqual([
+      { line: 3, unresolved: false },
+      { line: 4, unresolved: false },
+    ]);
+  });
+
+  it("silent: another door's kind under the name, a copy of the door, a plain object imported under the name", () => {
+    const cases = [
+      ["import { shellTool } from './doors.js';", 'export const gh = shellTool;'],
+      ["import { github } from './doors.js';", 'export const gh = { ...github };'],
+      ["import { settings } from './settings.js';", 'export const gh = settings;'],
+    ];
+    for (const body of cases)
+      expect(found({ ...alias(...body), 'src/settings.ts': 'export const settings = { retries: 3 };' }, 'mcp-server-unguarded'), body.join(' ')).toEqual([]);
+  });
+});

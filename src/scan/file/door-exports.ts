@@ -68,6 +68,24 @@ function importedBinding(
   expr: ts.Expression,
   ancestors: readonly ts.Node[],
 ): { specifier: string; name: string; members: string[] } | undefined {
+  const read = importedPath(cx.sf, expr, (local) => declarationAt(local, ancestors, cx.hoisted) !== undefined);
+  if (read === undefined) return undefined;
+  // a namespace import's first member is the export read; a binding itself is one
+  const path = read.name === '*' ? read.members : [read.name, ...read.members];
+  return path.length > 0 ? { specifier: read.specifier, name: path[0]!, members: path.slice(1) } : undefined;
+}
+
+/**
+ * The import an expression reads, and the members read on it: `github` of `import { github }`,
+ * `d.github` of `import * as d` (`name` then `*`, `members` `['github']`); undefined when the
+ * expression reads no import at the top of the file, or `shadowed` says a nearer declaration holds
+ * the name.
+ */
+export function importedPath(
+  sf: ts.SourceFile,
+  expr: ts.Expression,
+  shadowed: (local: string) => boolean = () => false,
+): { specifier: string; name: string; members: string[] } | undefined {
   const members: string[] = [];
   let e = skipWrappers(expr);
   for (;;) {
@@ -76,12 +94,9 @@ function importedBinding(
     members.unshift(member);
     e = skipWrappers((e as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
   }
-  if (!typescript.isIdentifier(e) || declarationAt(e.text, ancestors, cx.hoisted) !== undefined) return undefined;
-  const b = importOf(cx.sf, e.text);
-  if (b === undefined) return undefined;
-  // a namespace import's first member is the export read; a binding itself is one
-  const path = b.name === '*' ? members : [b.name, ...members];
-  return path.length > 0 ? { specifier: b.specifier, name: path[0]!, members: path.slice(1) } : undefined;
+  if (!typescript.isIdentifier(e) || shadowed(e.text)) return undefined;
+  const b = importOf(sf, e.text);
+  return b === undefined ? undefined : { specifier: b.specifier, name: b.name, members };
 }
 
 /**
