@@ -173,3 +173,35 @@ describe('an export that is an imported door under another name (`export const g
       expect(found({ ...alias(...body), 'src/settings.ts': 'export const settings = { retries: 3 };' }, 'mcp-server-unguarded'), body.join(' ')).toEqual([]);
   });
 });
+
+/** An answer on what `ReturnType<typeof api.load>` gives, `api` the default import of `src/api.ts` (sdk-approval). */
+const answers = (api: string): number =>
+  lintRepo(
+    {
+      'src/server.ts': lines(
+        "import { protectedTool } from './ctrlrun.generated.js';",
+        'interface Review { approve(i: Row): void; reject(i: Row): void }',
+        "import api from './api.js';",
+        'export function ok(s: ReturnType<typeof api.load>, i: Row) { s.approve(i); }',
+      ),
+      'src/api.ts': api,
+    },
+    { project: testProject(), ruleId: 'sdk-approval', file: 'src/server.ts' },
+  ).length;
+const SDK = "import type { RunState } from '@openai/agents';";
+
+describe('ReturnType<typeof api.load> with api the default import of a class (session 31 left it as unread)', () => {
+  it('one finding: a static method of an anonymous or a named default class, of a class exported as the default, a static arrow field', () => {
+    expect(answers(lines(SDK, 'export default class { static load(): RunState<any, any> { return null!; } }'))).toBe(1);
+    expect(answers(lines(SDK, 'export default class Api { static load(): RunState<any, any> { return null!; } }'))).toBe(1);
+    expect(answers(lines(SDK, 'class Api { static load(): RunState<any, any> { return null!; } }', 'export default Api;'))).toBe(1);
+    expect(answers(lines(SDK, 'export default class { static load = (): RunState<any, any> => null!; }'))).toBe(1);
+  });
+
+  it("none: an instance method (`typeof api.load` names the class's static side: TypeScript reports it), the app's own RunState", () => {
+    expect(answers(lines(SDK, 'export default class { load(): RunState<any, any> { return null!; } }'))).toBe(0);
+    expect(
+      answers(lines('interface RunState<A, B> { approve(i: Row): void }', 'export default class { static load(): RunState<any, any> { return null!; } }')),
+    ).toBe(0);
+  });
+});
