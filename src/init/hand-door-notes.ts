@@ -14,8 +14,5 @@ export function handDoorNotes(files: readonly FileScan[]): string[] {
   if (left.length === 0) return [];
   const one = left.length === 1;
   const head = `note: ${left.length} door${one ? '' : 's'} the codemod cannot rewrite: it names ${one ? 'it' : 'each'} as a conflict, and check reports ${one ? 'it' : 'each'} until it is rewritten by hand:\n`;
-  return [
-    head,
-    ...left.map((f) => `note: ${f.file}:${f.line}:${f.column}: ${doorLeftText(f)}\n    hint: ${f.hint}\n`),
-  ];
+  return [head, ...left.map((f) => `note: ${f.file}:${f.line}:${f.column}: ${doorLeftText(f)}\n    hint: ${f.hint}\n`)];
 }

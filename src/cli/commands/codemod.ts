@@ -264,7 +264,6 @@ const CONFLICT_WORDS: Record<NonNullable<Extract<CodemodFinding, { kind: 'confli
   'app-approvals': 'keeps tool() because the app answers its approvals itself',
 };
 
-
 function formatSummary(result: CodemodResult, ctx: CliContext, write: boolean, written: string[], colors: ReturnType<typeof pc.createColors>): string {
   const s = result.summary;
   const lines: string[] = [];
