@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
@@ -117,6 +118,25 @@ describe('init names the doors the codemod cannot rewrite', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('note: 1 door the codemod cannot rewrite: it names it as a conflict, and check reports it until it is rewritten by hand:');
     expect(r.stdout).toMatch(/note: src\/literal\.ts:3:\d+: shell tool: written as an object literal \(`type: 'shell'`\)/);
+  });
+
+  it('a module git ignores is left out: the codemod names it whole, not its doors as conflicts', async () => {
+    const dir = makeTempDir('init-hand-doors-');
+    dirs.push(dir);
+    writeFiles(dir, {
+      'package.json': PACKAGE,
+      '.gitignore': 'src/gen/\n',
+      'src/tools.ts': KINDS['src/tools.ts']!,
+      'src/gen/doors.ts': KINDS['src/literal.ts']!,
+      'src/agent.ts': "import { run } from '@openai/agents';\nimport { a } from './gen/doors.js';\nexport const go = () => run(a, 'x');\n",
+    });
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+    git('init', '-q');
+    git('add', '-A');
+    git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'app');
+    const r = await cli(['init'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('the codemod cannot rewrite');
   });
 
   it('control: doors the codemod rewrites or that always ask give no such note', async () => {
