@@ -1,6 +1,6 @@
 import { doorWriteText, MADE_LOCAL_HINT, unresolvedLeftText } from '../scan/door-write-text.js';
 import type { DoorWrite, FileScan, InvokeReplacement } from '../scan/types.js';
-import type { CodemodFinding, DoorKind } from './types.js';
+import type { DoorKind, DoorLeft } from './types.js';
 
 /**
  * A door's part written after the door is made (`o.server.toolInputGuardrails = []`,
@@ -9,7 +9,7 @@ import type { CodemodFinding, DoorKind } from './types.js';
  * conflict of the file, counted and named, never a silent "0 conflicts" where check is red
  * (issue 40 item 4).
  */
-export function doorWriteConflicts(scan: FileScan, fileAbs: string): CodemodFinding[] {
+export function doorWriteConflicts(scan: FileScan, fileAbs: string): DoorLeft[] {
   const writes = (scan.doorWrites ?? []).map((d) => {
     const door = DOOR_OF[d.door] ?? 'tool';
     if (d.unresolved) {
@@ -36,7 +36,7 @@ const DOOR_OF: Readonly<Record<string, DoorKind>> = {
   hostedShell: 'shellTool',
 };
 
-function conflictOf(file: string, span: { line: number; column: number }, door: DoorKind, message: string, hint: string): CodemodFinding {
+function conflictOf(file: string, span: { line: number; column: number }, door: DoorKind, message: string, hint: string): DoorLeft {
   return { kind: 'door-left', file, line: span.line, column: span.column, door, reason: 'conflict', message, hint };
 }
 

@@ -1,16 +1,27 @@
 import { LITERAL_DOOR_FACTORIES, SDK_DOORS } from '../scan/sdk-surface.js';
 import type { FileScan, LiteralDoor } from '../scan/types.js';
-import type { CodemodFinding, DoorKind } from './types.js';
+import { doorWriteConflicts } from './door-write-conflicts.js';
+import type { DoorKind, DoorLeft } from './types.js';
+
+/**
+ * Every door of a file the codemod leaves as a conflict whatever the manifest maps: a door's part
+ * written after it is made (door-write-conflicts.ts) and the doors written by hand (below). The
+ * codemod's rewrite and init's notes both read this list, so the two name the same doors.
+ */
+export function doorsLeftByHand(scan: FileScan, fileAbs: string): DoorLeft[] {
+  return [...doorWriteConflicts(scan, fileAbs), ...handDoorConflicts(scan, fileAbs)];
+}
 
 /**
  * Doors check reports that the codemod has no rewrite for (issue 40 item 4): a door written as the
  * object its SDK factory returns (`{ type: 'shell', shell }`, a hosted MCP tool's object), a function
  * tool written by hand (`{ type: 'function', invoke }`), and a `needsApproval` given to an already
- * protected tool. Each is a conflict at check's place, so the summary never says "0 conflicts" or
- * "already protected" where check is red on the same tree.
+ * protected tool, and a handoff's `onInvokeHandoff` written (`h.onInvokeHandoff = f`: it replaces
+ * the function a handoff, protected or not, decides in). Each is a conflict at check's place, so the
+ * summary never says "0 conflicts" or "already protected" where check is red on the same tree.
  */
-export function handDoorConflicts(scan: FileScan, fileAbs: string): CodemodFinding[] {
-  const out: CodemodFinding[] = [];
+export function handDoorConflicts(scan: FileScan, fileAbs: string): DoorLeft[] {
+  const out: DoorLeft[] = [];
   const left = (span: { line: number; column: number }, door: DoorKind, message: string, hint: string, name?: string) =>
     out.push({
       kind: 'door-left',
@@ -65,6 +76,8 @@ export function handDoorConflicts(scan: FileScan, fileAbs: string): CodemodFindi
         call.name,
       );
   }
+  for (const h of scan.handoffs ?? [])
+    if (h.constructed === 'assignment' && h.form !== 'protected') left(h.span, 'handoff', INVOKE_WRITTEN, INVOKE_WRITTEN_HINT, h.to);
   return out;
 }
 
@@ -94,4 +107,7 @@ const HOSTED_HINT =
   'Build it with `protectHostedMcp({ serverLabel, ... })` from the generated module (no require_approval), with `- hosted_mcp: { server_label }` mapped to an action in ctrlrun.tools.yaml; then run check again.';
 const FUNCTION_HINT =
   "Build it with the SDK's `tool({ name, description, parameters, execute })`, map its name in ctrlrun.tools.yaml, then run the codemod again.";
+const INVOKE_WRITTEN = '`onInvokeHandoff` is assigned, replacing the function protectHandoff decides the transfer in';
+const INVOKE_WRITTEN_HINT =
+  "Drop the assignment and put the code in the handoff's `onHandoff` (`handoff(agent, { onHandoff, inputType })`), which protectHandoff runs once the policy allows.";
 const OVERRIDE_HINT = 'Remove `needsApproval` and express the condition as a rule with `decision: approve` in ctrlrun.yaml; then run check again.';

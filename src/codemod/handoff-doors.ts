@@ -15,11 +15,8 @@ export function planHandoffs(scan: FileScan, d: DoorTools): void {
   const { plan, text, ctx, at, left } = d;
   for (const h of scan.handoffs ?? []) {
     if (h.form === 'protected') continue;
-    // `h.onInvokeHandoff = f` replaces the function a handoff (protected or not) decides in: no rewrite undoes it
-    if (h.constructed === 'assignment') {
-      left('handoff', h.span, 'conflict', ...leftConstructed('assignment'), h.to);
-      continue;
-    }
+    // `h.onInvokeHandoff = f`: a conflict whatever its mapping, named with the doors written by hand (hand-doors.ts)
+    if (h.constructed === 'assignment') continue;
     const action = h.to !== undefined ? ctx.handoffActions.get(h.to) : undefined;
     if (action === undefined) {
       if (h.form !== 'call' || !isDoor(h)) continue;
@@ -90,21 +87,15 @@ export function planHandoffs(scan: FileScan, d: DoorTools): void {
 }
 
 /** Why a Handoff made another way is left, and what to write. */
-function leftConstructed(how: NonNullable<HandoffSite['constructed']>): [message: string, hint: string] {
+function leftConstructed(how: 'new' | 'subclass'): [message: string, hint: string] {
   if (how === 'new') {
     return [
       '`new Handoff(agent)` is given no invoke function (the SDK needs one), so there is nothing to protect',
       "Give it its invoke function, `new Handoff(agent, onInvokeHandoff)`, and run the codemod again: it becomes `protectHandoff('<action>', new Handoff(...))`.",
     ];
   }
-  if (how === 'subclass') {
-    return [
-      'a class extending Handoff runs its invoke function in every instance, and the codemod does not follow the class to where each instance is made',
-      "Write it `handoff(agent, { onHandoff, inputType })` so it can become `protectHandoff(...)` (protectHandoff also takes an instance, `protectHandoff('<action>', new Page())`, but check reports the class).",
-    ];
-  }
   return [
-    '`onInvokeHandoff` is assigned, replacing the function protectHandoff decides the transfer in',
-    "Drop the assignment and put the code in the handoff's `onHandoff` (`handoff(agent, { onHandoff, inputType })`), which protectHandoff runs once the policy allows.",
+    'a class extending Handoff runs its invoke function in every instance, and the codemod does not follow the class to where each instance is made',
+    "Write it `handoff(agent, { onHandoff, inputType })` so it can become `protectHandoff(...)` (protectHandoff also takes an instance, `protectHandoff('<action>', new Page())`, but check reports the class).",
   ];
 }

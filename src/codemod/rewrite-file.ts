@@ -6,8 +6,7 @@ import type { FileScan, ImportedName, ModuleImport, SdkToolCall } from '../scan/
 import { behaviourChanges, canPause } from './behaviour.js';
 import { appAnswerConflict, type AppAnswer } from './app-approvals.js';
 import { planDoors, type DoorPlan } from './doors.js';
-import { doorWriteConflicts } from './door-write-conflicts.js';
-import { handDoorConflicts } from './hand-doors.js';
+import { doorsLeftByHand } from './hand-doors.js';
 import { applyEdits, endOfLineAfter, removalRange, type TextEdit } from './edits.js';
 import { relativeSpecifier, type ModuleSettings } from '../scan/specifier.js';
 import { needsApprovalVerdict } from './strictness.js';
@@ -91,7 +90,7 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
     callee: (name) => (generatedNs !== undefined ? `${generatedNs}.${name}` : (generatedNamed.get(name) ?? name)),
     quoted: (value) => quoted(value, fileQuote),
   });
-  findings.push(...doorWriteConflicts(scan, ctx.fileAbs), ...handDoorConflicts(scan, ctx.fileAbs));
+  findings.push(...doorsLeftByHand(scan, ctx.fileAbs));
   if (runtime !== undefined) {
     findings.push(...doors.findings.map((f) => doorLeftByRuntime(f, runtime)));
     return { findings, alreadyProtected: scan.protectedToolCalls.length };

@@ -28,6 +28,9 @@ export type DoorKind =
   | 'tool'
   | 'agent';
 
+/** A door the codemod leaves as it is (one kind of its findings). */
+export type DoorLeft = Extract<CodemodFinding, { kind: 'door-left' }>;
+
 export type CodemodFinding =
   /** A door rewritten to the generated module's variant (`to`: what it became); `removed`: options dropped (only ever stricter). */
   | (Located & { kind: 'door-rewritten'; door: DoorKind; name: string; action?: string; to: string; removed: string[] })

@@ -10,10 +10,12 @@ import { schemasInScans } from '../generate/project-schemas.js';
 import { sdkToolName } from '../runtime/tool-name.js';
 import { browserSideFiles } from '../scan/browser-target.js';
 import { readSourceText, scanRepo } from '../scan/index.js';
+import type { FileScan } from '../scan/types.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../scan/names.js';
 import { shellWord } from '../shell-word.js';
 import { setComponentsApart } from './component-notes.js';
 import { doorNotes, findSandboxAndHandoffs } from './doors.js';
+import { handDoorNotes } from './hand-door-notes.js';
 import { groupByPackage } from './layout.js';
 import { doorsInitMaps, identityNotes, parseIdentityOption, proposeIdentity, runsWithoutContext, type IdentityProposal } from './identity.js';
 import { mcpNotes, mcpToolsOfRepo } from './mcp-notes.js';
@@ -50,7 +52,7 @@ export interface InitSummary {
   mcp: Awaited<ReturnType<typeof mcpToolsOfRepo>>;
   componentNotes: string[];
   inTests: TestOnlyTools;
-  files: Parameters<typeof objectToolNotes>[0];
+  files: FileScan[];
 }
 
 /**
@@ -186,7 +188,7 @@ export function initSummaryLines(plans: PackagePlan[], s: InitSummary, cwd: stri
     }
   }
   for (const line of mcpNotes(plans, mcp, cwd)) say(line);
-  for (const line of objectToolNotes(s.files)) say(line);
+  for (const line of handDoorNotes(s.files)) say(line);
   for (const line of componentNotes) say(line);
   const testNote = testOnlyToolsNote(inTests);
   if (testNote) say(testNote);
@@ -216,23 +218,6 @@ export function commitPlan(plan: WritePlan, cwd: string): string[] {
 /** init where every tool is in a test file: it says so and writes nothing (exit 0: nothing of the app is open). */
 export function nothingButTestsLines(inTests: TestOnlyTools): string[] {
   return [testOnlyToolsNote(inTests) ?? '', 'Nothing written: no tool outside test files, so no policy, manifest or control is needed here.\n'];
-}
-
-/**
- * Function tools written by hand (`{ type: 'function', name, invoke }`): the SDK runs them, but no
- * `tool()` call declares them, so init cannot map them and the codemod cannot rewrite them. Said
- * here, as `check` says it (`object-literal-tool`), rather than counted as no tool at all.
- */
-function objectToolNotes(
-  files: ReadonlyArray<{ file: string; objectLiteralTools?: Array<{ span: { line: number }; name?: string; form?: 'object' | 'class' }> }>,
-): string[] {
-  return files.flatMap((f) =>
-    (f.objectLiteralTools ?? []).map(
-      (t) =>
-        `note: ${f.file}:${t.span.line}: the function tool${t.name !== undefined ? ` ${JSON.stringify(t.name)}` : ''} is ${t.form === 'class' ? 'a class whose instances are function tools, with its own `invoke`' : "an object literal with its own `invoke` (`{ type: 'function', … }`)"}: no tool() declares it, so init cannot map it and the codemod cannot protect it; ` +
-        'build it with `tool({ name, description, parameters, execute })` and run `ctrlrun-gen init --force` (`check` reports it as object-literal-tool)\n',
-    ),
-  );
 }
 
 /**

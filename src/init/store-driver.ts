@@ -45,7 +45,10 @@ export function driverReason(store: ControlStore, nodeVersion: string): string {
  * names added; `text` unchanged when none.
  */
 export function addDependencies(text: string, wanted: Record<string, string>): { text: string; added: string[] } {
-  const pkg = JSON.parse(text) as Record<string, unknown>;
+  const value: unknown = JSON.parse(text);
+  // a top level that is no object (Node refuses it too) has no dependencies to add to: JSON would drop them
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError('package.json holds no object');
+  const pkg = value as Record<string, unknown>;
   const declared = (field: string) => (typeof pkg[field] === 'object' && pkg[field] !== null ? (pkg[field] as Record<string, string>) : {});
   const present = { ...declared('peerDependencies'), ...declared('optionalDependencies'), ...declared('dependencies') };
   const added = Object.keys(wanted).filter((name) => !Object.hasOwn(present, name));

@@ -12,7 +12,7 @@ export function readLayout(files: readonly string[], configs: readonly string[],
 /** The layout's part the config files give (the same for every folder of one listed root). */
 export type ConfigLayout = Pick<RepoLayout, 'packages' | 'tsconfigs'>;
 
-/** Reads the package.json and tsconfig files (a file that does not parse adds nothing). */
+/** Reads the package.json and tsconfig files (a file that does not parse, or holds no object, adds nothing). */
 export function readConfigLayout(configs: readonly string[]): ConfigLayout {
   const packages: PackageInfo[] = [];
   const tsconfigs: TsconfigInfo[] = [];
@@ -25,7 +25,9 @@ export function readConfigLayout(configs: readonly string[]): ConfigLayout {
     }
     const dir = path.dirname(file);
     const json = parseJsonc(text) as Record<string, unknown> | undefined;
-    if (!json || typeof json !== 'object') continue;
+    // a top level that is no object (an array too) is refused by Node and TypeScript as a text that
+    // does not parse is, and by the other readers of package.json: no package, no tsconfig
+    if (!json || typeof json !== 'object' || Array.isArray(json)) continue;
     if (path.basename(file) === 'package.json') {
       const pkg: PackageInfo = { dir };
       if (typeof json['name'] === 'string') pkg.name = json['name'];

@@ -36,10 +36,14 @@ describe("codemod: a handoff's invoke function given another way, a door written
 
   it('leaves an `onInvokeHandoff` assignment for a person, though the handoff it is made on is rewritten', () => {
     const r = rewrite(`${SDK}const h = handoff(oncall);\nh.onInvokeHandoff = async () => oncall;\nexport const d = new Agent({ name: 'd', handoffs: [h] });\n`);
-    expect(r.findings).toEqual([
-      expect.objectContaining({ kind: 'door-rewritten', door: 'handoff', line: 3 }),
-      expect.objectContaining({ kind: 'door-left', door: 'handoff', reason: 'conflict', line: 4, message: expect.stringContaining('onInvokeHandoff') }),
-    ]);
+    // in any order (session 32: the conflict comes with the doors written by hand, hand-doors.ts)
+    expect(r.findings).toHaveLength(2);
+    expect(r.findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'door-rewritten', door: 'handoff', line: 3 }),
+        expect.objectContaining({ kind: 'door-left', door: 'handoff', reason: 'conflict', line: 4, message: expect.stringContaining('onInvokeHandoff') }),
+      ]),
+    );
   });
 
   it('leaves a shell tool written as an object literal untouched, and claims no rewrite', () => {

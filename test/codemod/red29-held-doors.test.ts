@@ -33,6 +33,8 @@ describe("codemod: a handoff's invoke function given by Object.assign, a copy or
   ] as const)
     it(`leaves ${name} for a person`, () => {
       const r = rewrite(`${SDK}${line}\nexport const d = new Agent({ name: 'd', handoffs: [h] });\n`);
-      expect(r.findings).toEqual([expect.objectContaining({ kind: 'door-rewritten', door: 'handoff', line: 3 }), LEFT]);
+      // in any order (session 32: the conflict comes with the doors written by hand, hand-doors.ts)
+      expect(r.findings).toHaveLength(2);
+      expect(r.findings).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'door-rewritten', door: 'handoff', line: 3 }), LEFT]));
     });
 });

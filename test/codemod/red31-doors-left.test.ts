@@ -29,6 +29,24 @@ const DOOR_RULES = new Set([
   'needs-approval-override',
 ]);
 
+/**
+ * Session 32: the rules of check's door list left out above, each with why. `run-without-context`
+ * is compared too, against the runs the codemod's report names (`runsWithoutContext`: the same
+ * analysis, scan/context-runs.ts). The others are no door the codemod leaves open:
+ * - `sdk-approval`, `sticky-approval`: an app's answer to an interruption (`state.approve(item)`,
+ *   `{ alwaysApprove: true }`), not a door: a protected tool refuses the call it answers
+ *   (ApprovalMismatch, fails closed), and an unprotected tool it answers is itself a door compared
+ *   here. check reports every answer in a repo with protected tools, as it cannot tell which tool an
+ *   interruption is of; the codemod names the answers that stop a tool it would rewrite (its
+ *   `app-approvals` conflict, with where the app answers).
+ * - `unknown-action`: a `protectedTool()` whose action the policy lacks or the manifest maps
+ *   otherwise: the door is protected and fails closed (every call denied `unknown_action`, or the
+ *   tool refused when made), and the codemod writes no such action (it leaves the tool as
+ *   `unknown-action` instead).
+ */
+const NOT_DOORS = new Set(['sdk-approval', 'sticky-approval', 'unknown-action']);
+const RUN_RULE = 'run-without-context';
+
 const KINDS: Record<string, string> = {
   'src/literal.ts': [
     "import { Agent, type Shell, type Editor } from '@openai/agents';",
@@ -122,6 +140,7 @@ interface Entry {
 interface CodemodJson {
   summary: { conflicts: number };
   outcome: { conflicts: Entry[]; unmapped: Entry[]; notRewritable: Entry[]; unparseable: Entry[]; exitReasons: string[] };
+  runsWithoutContext?: Array<{ file: string; line: number }>;
 }
 const named = (o: CodemodJson) => [...o.outcome.conflicts, ...o.outcome.unmapped, ...o.outcome.notRewritable, ...o.outcome.unparseable];
 const keyOf = (dir: string, e: Entry) => `${path.relative(dir, path.resolve(dir, e.file))}|${e.kind}|${e.cause ?? ''}|${e.tool ?? ''}`;
@@ -145,11 +164,20 @@ async function leftUnnamed(dir: string) {
     }
   ).findings;
   const doors = findings.filter((f) => DOOR_RULES.has(f.ruleId));
+  // a run the codemod's report names among its runs without context, by file and line
+  const runs = findings.filter((f) => f.ruleId === RUN_RULE);
+  const runNamed = (f: { file: string; line: number }) =>
+    (again.runsWithoutContext ?? []).some((e) => path.relative(dir, path.resolve(dir, e.file)) === f.file && e.line === f.line);
   return {
     written,
     first,
     doors,
-    unnamed: doors.filter((f) => !isNamed(f)).map((f) => `${f.ruleId} ${f.file}:${f.line}`),
+    runs,
+    ruleIds: new Set(findings.map((f) => f.ruleId)),
+    unnamed: [
+      ...doors.filter((f) => !isNamed(f)).map((f) => `${f.ruleId} ${f.file}:${f.line}`),
+      ...runs.filter((f) => !runNamed(f)).map((f) => `${f.ruleId} ${f.file}:${f.line}`),
+    ],
     same: [
       named(first)
         .map((e) => keyOf(dir, e))
@@ -234,6 +262,68 @@ describe('codemod: every door check reports after --write is named', () => {
       MANIFEST.replace('  - handoff: { to: oncall }\n    action: handoff.oncall\n', ''),
     );
     const r = await leftUnnamed(dir);
+    expect(r.doors).toEqual([]);
+    expect(r.first.summary.conflicts).toBe(0);
+    expect(r.written.code).toBe(0);
+  }, 60_000);
+
+  it('a run that passes no context the identity reads: check names it, and so does the codemod report (session 32)', async () => {
+    const dir = await tree(
+      [SHARED],
+      {
+        'src/ctrlrun.control.ts': [
+          "import { createControl, memoryStore } from 'ctrlrun-gen/runtime';",
+          'export default createControl({ store: memoryStore(), identity: (runContext) => (runContext.context as { user?: string } | undefined)?.user ?? null });',
+          '',
+        ].join('\n'),
+        'src/agent.ts': [
+          "import { Agent, run, tool } from '@openai/agents';",
+          "import { z } from 'zod';",
+          "export const read = tool({ name: 'read_charge', description: 'r', parameters: z.object({ id: z.string() }), execute: async () => 'ok' });",
+          "export const a = new Agent({ name: 'a', tools: [read] });",
+          "export const go = () => run(a, 'charge ch_1');",
+          "export const goAs = (user: string) => run(a, 'charge ch_1', { context: { user } });",
+          '',
+        ].join('\n'),
+      },
+      MANIFEST.replace('  - handoff: { to: oncall }\n    action: handoff.oncall\n', ''),
+    );
+    const r = await leftUnnamed(dir);
+    // `go`'s run: line 5 as written, line 6 once --write adds the generated module's import
+    expect(r.runs.map((f) => `${f.ruleId} ${f.file}:${f.line}`)).toEqual(['run-without-context src/agent.ts:6']);
+    expect(r.doors).toEqual([]);
+    expect(r.unnamed).toEqual([]);
+    expect(r.first.runsWithoutContext?.map((e) => `${path.relative(dir, path.resolve(dir, e.file))}:${e.line}`)).toEqual(['src/agent.ts:5']);
+  }, 60_000);
+
+  it('the rules left out of the comparison: check reports them after --write, and the codemod rightly claims none (session 32)', async () => {
+    const dir = await tree(
+      [SHARED],
+      {
+        'src/agent.ts': [
+          "import { Agent, run, tool } from '@openai/agents';",
+          "import { z } from 'zod';",
+          "export const read = tool({ name: 'read_charge', description: 'r', parameters: z.object({ id: z.string() }), execute: async () => 'ok' });",
+          "export const a = new Agent({ name: 'a', tools: [read] });",
+          'export async function go() {',
+          "  const result = await run(a, 'charge ch_1');",
+          '  for (const item of result.interruptions) result.state.approve(item, { alwaysApprove: true });',
+          '  for (const item of result.interruptions) result.state.reject(item);',
+          '}',
+          '',
+        ].join('\n'),
+        'src/typo.ts': [
+          "import { z } from 'zod';",
+          "import { protectedTool } from './ctrlrun.generated.js';",
+          "export const t = protectedTool('stripe.nope', { name: 'nope', description: 'n', parameters: z.object({}), execute: async () => 'x' });",
+          '',
+        ].join('\n'),
+      },
+      MANIFEST.replace('  - handoff: { to: oncall }\n    action: handoff.oncall\n', ''),
+    );
+    const r = await leftUnnamed(dir);
+    // the answer is refused by the protected tool it answers, the unknown action denies every call: no door is open
+    expect([...NOT_DOORS].filter((id) => !r.ruleIds.has(id))).toEqual([]);
     expect(r.doors).toEqual([]);
     expect(r.first.summary.conflicts).toBe(0);
     expect(r.written.code).toBe(0);

@@ -63,6 +63,22 @@ describe('ctrlrun-gen init and the driver', () => {
   const deps = (dir: string) =>
     (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {};
 
+  it('a package.json whose top level is no object: not rewritten, and init says what to add (session 32)', async () => {
+    // before, `dependencies` was set on the array, which JSON drops: the array written back without it, and "added pg" said
+    expect(() => addDependencies('[]', { pg: '^8.11.0' })).toThrow();
+    const dir = fresh();
+    writeFileSync(
+      path.join(dir, 'src/ctrlrun.control.ts'),
+      "import { createControl } from 'ctrlrun-gen/runtime';\nimport { postgresStore } from 'ctrlrun-gen/runtime/postgres';\nexport default createControl({ store: postgresStore({ connectionString: process.env.DATABASE_URL! }), identity: () => null });\n",
+    );
+    writeFileSync(path.join(dir, 'package.json'), '[{ "name": "refund-desk" }]\n');
+    const r = await cli(['init'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe('[{ "name": "refund-desk" }]\n');
+    expect(r.stdout).not.toContain('added pg');
+    expect(r.stdout).toContain("note: the control's store needs pg");
+  });
+
   it('a kept control on Postgres: pg is added to dependencies and init says so', async () => {
     const dir = fresh();
     writeFileSync(

@@ -48,6 +48,24 @@ describe('repo layouts: a file is examined when it reaches the SDK through the r
     ).toEqual(['src/use.ts:default', 'src/use.ts:named']);
   });
 
+  it('a package.json whose top level is no object is no package, as one that does not parse (session 32)', async () => {
+    // Node refuses such a file (ERR_INVALID_PACKAGE_CONFIG) as it refuses one that does not parse; the
+    // other readers of package.json take neither for a package. Taken for one, it hid the root's
+    // `#sdk` alias from the folder below it, and the tool there went unseen (a false green).
+    const ROOT = JSON.stringify({ name: 'app', type: 'module', imports: { '#sdk': '@openai/agents' } });
+    const USE = "import { tool } from '#sdk';\nexport const a = tool({ name: 'below' });\n";
+    for (const inner of ['[]', '[{ "name": "x", "imports": {} }]', '"text"', '42', '{ not json']) {
+      expect(await toolsIn({ 'package.json': ROOT, 'sub/package.json': inner, 'sub/a.ts': USE }), inner).toEqual(['sub/a.ts:below']);
+    }
+    // control: a package.json that is an object stands between the file and the root's aliases, as in Node
+    expect(await toolsIn({ 'package.json': ROOT, 'sub/package.json': '{}', 'sub/a.ts': USE })).toEqual([]);
+    // a tsconfig.json alike (TypeScript refuses one whose top level is no object): the root's `paths` still hold below it
+    const TS = '{ "compilerOptions": { "paths": { "agents-sdk": ["./node_modules/@openai/agents"] } } }';
+    const VIA = "import { tool } from 'agents-sdk';\nexport const b = tool({ name: 'paths-below' });\n";
+    expect(await toolsIn({ 'tsconfig.json': TS, 'sub/tsconfig.json': '[]', 'sub/b.ts': VIA })).toEqual(['sub/b.ts:paths-below']);
+    expect(await toolsIn({ 'tsconfig.json': TS, 'sub/tsconfig.json': '{}', 'sub/b.ts': VIA })).toEqual([]);
+  });
+
   it('a package.json `imports` alias (#sdk) to the SDK and to a local barrel', async () => {
     expect(
       await toolsIn({

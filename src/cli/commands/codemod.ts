@@ -13,6 +13,7 @@ import { withProjectOptions } from '../project-options.js';
 import { displayPath } from '../../format-diagnostics.js';
 import { unresolvedNameMessage } from '../../scan/names.js';
 import { outcomeOf, type ExitReason, type Outcome, type OutcomeEntry } from '../../codemod/outcome.js';
+import { DOOR_WORDS, doorLeftText } from '../../codemod/door-words.js';
 import { pathsInPackage } from '../../manifest/workspace.js';
 import type { RootFiles } from '../../fs/repo-files.js';
 import { workspaceManifestsListed } from '../workspace.js';
@@ -244,7 +245,7 @@ function describeFinding(f: CodemodFinding, cwd: string): string | undefined {
     case 'error-function':
       return `${where(f, cwd)}: unsafe-error-function: ${f.tool !== undefined ? `tool '${f.tool}' ` : ''}${f.message}`;
     case 'door-left':
-      return `${where(f, cwd)}: ${f.reason === 'unknown-action' ? 'unknown action' : f.reason === 'unanalysable' ? 'cannot rewrite' : f.reason}: ${DOOR_WORDS[f.door]}${f.name !== undefined ? ` '${f.name}'` : ''}: ${f.message}; left unchanged\n    hint: ${f.hint}`;
+      return `${where(f, cwd)}: ${f.reason === 'unknown-action' ? 'unknown action' : f.reason === 'unanalysable' ? 'cannot rewrite' : f.reason}: ${doorLeftText(f)}; left unchanged\n    hint: ${f.hint}`;
     case 'rewritten':
     case 'door-rewritten':
       return undefined;
@@ -261,22 +262,6 @@ const CONFLICT_WORDS: Record<NonNullable<Extract<CodemodFinding, { kind: 'confli
   'needs-approval': 'keeps its needsApproval',
   generate: 'is not protected by the generated module',
   'app-approvals': 'keeps tool() because the app answers its approvals itself',
-};
-
-const DOOR_WORDS: Record<Extract<CodemodFinding, { kind: 'door-left' }>['door'], string> = {
-  hostedMcpTool: 'hosted MCP server',
-  shellTool: 'shell tool',
-  applyPatchTool: 'apply_patch tool',
-  computerTool: 'computer tool',
-  asTool: 'agent tool',
-  mcpServers: 'MCP server',
-  SandboxAgent: 'SandboxAgent',
-  handoff: 'handoff to',
-
-  getAllMcpTools: 'getAllMcpTools() of MCP server',
-  mcpToFunctionTool: 'mcpToFunctionTool() of MCP server',
-  tool: 'function tool',
-  agent: 'agent',
 };
 
 function formatSummary(result: CodemodResult, ctx: CliContext, write: boolean, written: string[], colors: ReturnType<typeof pc.createColors>): string {
