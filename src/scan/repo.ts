@@ -139,8 +139,8 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     beyondLimit,
     barrelBeyondLimit,
   } = readUnlisted(root, layout, parsed, texts, prefilter, options, (abs) => isTest(rel(abs)) && !named.has(abs));
-  if (beyondLimit) unreadable.push({ file: rel(beyondLimit), message: beyondLimitMessage() });
-  if (barrelBeyondLimit) unreadable.push({ file: rel(barrelBeyondLimit), message: barrelBeyondLimitMessage() });
+  if (beyondLimit) unreadable.push({ file: rel(beyondLimit.abs), message: beyondLimitMessage(beyondLimit.more) });
+  if (barrelBeyondLimit) unreadable.push({ file: rel(barrelBeyondLimit.abs), message: barrelBeyondLimitMessage(barrelBeyondLimit.more) });
 
   const barrels = barrelLinks(layout, parsed, options.generatedModule);
   const seenTokens = barrelRounds(parsed, texts.texts, texts.textOf, barrels);
@@ -226,7 +226,13 @@ function readUnlisted(
   prefilter: Prefilter,
   options: ScanFilesOptions,
   keptApart: (abs: string) => boolean,
-): { unlisted: Map<string, UnlistedKind>; importers: Map<string, UnlistedImporter[]>; parsedCount: number; beyondLimit?: string; barrelBeyondLimit?: string } {
+): {
+  unlisted: Map<string, UnlistedKind>;
+  importers: Map<string, UnlistedImporter[]>;
+  parsedCount: number;
+  beyondLimit?: { abs: string; more: number };
+  barrelBeyondLimit?: { abs: string; more: number };
+} {
   const kinds = new Map<string, UnlistedKind>();
   const importers = new Map<string, UnlistedImporter[]>();
   let parsedCount = 0;
@@ -252,20 +258,28 @@ function readUnlisted(
     unlisted: kinds,
     importers,
     parsedCount,
-    ...(found.beyondLimit ? { beyondLimit: found.beyondLimit.abs } : {}),
+    ...(found.beyondLimit ? { beyondLimit: { abs: found.beyondLimit.abs, more: found.beyondLimit.more } } : {}),
     ...(found.barrelBeyondLimit ? { barrelBeyondLimit: found.barrelBeyondLimit } : {}),
   };
 }
 
-/** The unreadable-file text for the first unlisted module past the limit (its rule adds ", so it was not checked."). */
-function beyondLimitMessage(): string {
-  return `the file is a module the listing leaves out that the checked files import, found after the ${UNLISTED_LIMIT} such modules check reads in one scan: it and any more were not read`;
+/**
+ * The unreadable-file text for the first unlisted module past the limit (its rule adds ", so it was
+ * not checked."), with how many more the search found past it: counted, not read, and what only
+ * those import was not looked for.
+ */
+function beyondLimitMessage(more: number): string {
+  const unread = more === 0 ? 'it was not read, nor what it imports' : `it and the ${moreModules(more)} found past it were not read, nor what they import`;
+  return `the file is a module the listing leaves out that the checked files import, found after the ${UNLISTED_LIMIT} such modules check reads in one scan: ${unread}`;
 }
 
-/** The unreadable-file text for the first listed barrel (naming no SDK) past the cap on those followed. */
-function barrelBeyondLimitMessage(): string {
-  return `the file is a listed module naming no SDK that the checked files import, found after the ${LISTED_BARRELS} such modules check follows in one scan: the modules it and any more re-export or import were not followed (a module the listing leaves out among them was not read)`;
+/** The unreadable-file text for the first listed barrel (naming no SDK) past the cap on those followed, with how many more the search met past it. */
+function barrelBeyondLimitMessage(more: number): string {
+  const skipped = more === 0 ? 'it re-exports or imports' : `it and the ${moreModules(more)} found past it re-export or import`;
+  return `the file is a listed module naming no SDK that the checked files import, found after the ${LISTED_BARRELS} such modules check follows in one scan: the modules ${skipped} were not followed (a module the listing leaves out among them was not read)`;
 }
+
+const moreModules = (more: number): string => `${more} more such module${more === 1 ? '' : 's'}`;
 
 /** An unlisted module's scan: its kind, and the scanned files that import it (ESLint shows its findings there). */
 function markUnlisted(scan: FileScan, kind: UnlistedKind | undefined, importers: readonly UnlistedImporter[] | undefined, rel: (abs: string) => string): void {
