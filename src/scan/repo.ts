@@ -22,6 +22,7 @@ import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 import { readRegularFile } from '../safe-read.js';
 import { LISTED_BARRELS, UNLISTED_LIMIT, unlistedImports, type UnlistedImporter, type UnlistedKind } from './unlisted-imports.js';
 import { settleImportedWrites, writersOfDoors } from './imported-door-writes.js';
+import { agentToolModules } from './agent-tool-modules.js';
 
 export { isPlainUtf8, mayMatter, mayMatterBytes, PREFILTER_TOKENS } from './prefilter.js';
 export { listRepo, listSourceFiles, listSourceFilesSync, SKIPPED_DIRS, type ListOptions, type RepoListing } from './list.js';
@@ -168,6 +169,26 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     markUnlisted(scan, unlisted.get(abs), importers.get(abs), rel);
     (leftOut(abs, relative) ? testScans : scans).push(scan);
   }
+  // a literal door whose `type` check cannot read, in a module naming neither the SDK nor the
+  // generated module that hands it to an agent's `tools` elsewhere: that module scanned with the names
+  const behind = new Map<string, string[]>();
+  for (const [m, list] of importers) for (const i of list) behind.set(`${i.abs}\0${i.specifier}`, [...(behind.get(`${i.abs}\0${i.specifier}`) ?? []), m]);
+  const agentTools = agentToolModules({
+    root,
+    layout,
+    scans,
+    textOf: texts.textOf,
+    unlistedBehind: (from, specifier) => behind.get(`${from}\0${specifier}`) ?? [],
+    leftOut,
+    scan: (abs, names) => {
+      const text = texts.textOf(abs)!;
+      const tree = parsed.get(abs) ?? parseSource(abs, text);
+      parsed.set(abs, tree);
+      const scan = scanParsed(rel(abs), text, tree, { ...scanOptions, agentToolExports: names });
+      markUnlisted(scan, unlisted.get(abs), importers.get(abs), rel);
+      return scan;
+    },
+  });
   // a door made in one module and written in another: the writers the prefilter passed over are
   // parsed now, and each file's writes of imported doors settled (issue 40 item 4)
   const doorModules = writersOfDoors({
@@ -197,8 +218,9 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     scanText: (abs, text) => {
       if (leftOut(abs)) return undefined;
       doorModules.renamedTokens();
-      if (!(prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))) return undefined;
-      const scan = scanParsed(rel(abs), text, parseSource(abs, text), scanOptions);
+      const handed = agentTools.get(abs);
+      if (!(handed || prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))) return undefined;
+      const scan = scanParsed(rel(abs), text, parseSource(abs, text), handed ? { ...scanOptions, agentToolExports: handed } : scanOptions);
       settleImportedWrites([scan], doorModules);
       resolveRunReach([scan], modules);
       return scan;
