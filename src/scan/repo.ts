@@ -171,14 +171,12 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   }
   // a literal door whose `type` check cannot read, in a module naming neither the SDK nor the
   // generated module that hands it to an agent's `tools` elsewhere: that module scanned with the names
-  const behind = new Map<string, string[]>();
-  for (const [m, list] of importers) for (const i of list) behind.set(`${i.abs}\0${i.specifier}`, [...(behind.get(`${i.abs}\0${i.specifier}`) ?? []), m]);
   const agentTools = agentToolModules({
     root,
     layout,
     scans,
     textOf: texts.textOf,
-    unlistedBehind: (from, specifier) => behind.get(`${from}\0${specifier}`) ?? [],
+    unlistedBehind: unlistedBehind(importers),
     leftOut,
     scan: (abs, names) => {
       const text = texts.textOf(abs)!;
@@ -302,6 +300,18 @@ function barrelBeyondLimitMessage(more: number): string {
 }
 
 const moreModules = (more: number): string => `${more} more such module${more === 1 ? '' : 's'}`;
+
+/** The unlisted modules a scanned file's import (the file, the specifier) leads to, directly or through listed barrels. */
+function unlistedBehind(importers: ReadonlyMap<string, readonly UnlistedImporter[]>): (fromAbs: string, specifier: string) => readonly string[] {
+  const behind = new Map<string, string[]>();
+  for (const [module, list] of importers) {
+    for (const i of list) {
+      const key = `${i.abs}\0${i.specifier}`;
+      behind.set(key, [...(behind.get(key) ?? []), module]);
+    }
+  }
+  return (fromAbs, specifier) => behind.get(`${fromAbs}\0${specifier}`) ?? [];
+}
 
 /** An unlisted module's scan: its kind, and the scanned files that import it (ESLint shows its findings there). */
 function markUnlisted(scan: FileScan, kind: UnlistedKind | undefined, importers: readonly UnlistedImporter[] | undefined, rel: (abs: string) => string): void {
