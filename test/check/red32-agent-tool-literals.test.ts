@@ -97,15 +97,18 @@ describe('silent controls', () => {
     expect(found(files, 'src/tools/plain.ts', 'object-literal-tool')).toEqual([]);
   });
 
-  it('only what an agent is handed: another export of the module, an export used elsewhere, a local object', () => {
+  it('only what an agent is handed: another export of the module, an export used elsewhere, a local object, a function`s const named like the export', () => {
     const files = {
       'src/tools/shell.ts': module(
         'export const myShell = { type: SHELL, shell: runner };',
         'export const grid = { type: Kinds.patch, editor: runner };',
         'const local = [{ type: SHELL, shell: runner }];',
         'export const count = local.length;',
+        'const helper: unknown[] = [];',
+        'export { helper };',
+        'export function fill() { const helper = { type: SHELL, shell: runner }; return helper.type; }',
       ),
-      'src/agent.ts': agent('[myShell]', "import { myShell } from './tools/shell.js';"),
+      'src/agent.ts': agent('[myShell, ...helper]', "import { myShell, helper } from './tools/shell.js';"),
       'src/grid.ts': lines("import { grid } from './tools/shell.js';", 'export const columns = [grid];'),
     };
     expect(found(files, 'src/tools/shell.ts').map((f) => f.split(':')[0])).toEqual(['3']);
