@@ -78,6 +78,13 @@ describe('a literal door with an unreadable `type` handed to an agent from a mod
       'src/agent.ts': agent('[genShell]', "import { genShell } from './gen/shell.js';"),
     };
     expect(found(files, 'src/gen/shell.ts').map((f) => f.split(':')[0])).toEqual(['3']);
+    // through a listed barrel naming no SDK
+    const barrel = {
+      ...files,
+      'src/tools/index.ts': "export * from '../gen/shell.js';\n",
+      'src/agent.ts': agent('[genShell]', "import { genShell } from './tools/index.js';"),
+    };
+    expect(found(barrel, 'src/gen/shell.ts').map((f) => f.split(':')[0])).toEqual(['3']);
   });
 });
 
