@@ -41,5 +41,12 @@ describe('a literal door handed to an agent from a module naming no SDK, in ESLi
     const eslint = reported(await eslintWith(cwd).lintFiles(files), cwd).filter((m) => RULES.some((r) => m.ruleId === `${NAMESPACE}/${r}`));
     const key = (m: { line: number; column: number; ruleId: string | null; message: string }) => `${m.line}:${m.column} ${m.ruleId} ${m.message}`;
     expect(eslint.map(key).sort()).toEqual(check.map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) })).sort());
+    // a new text of the module (an editor's buffer, which the prefilter alone would skip: no
+    // `invoke`, no quoted 'shell') is scanned with the names agents are handed
+    const edited = `// edited\n${FILES['src/doors32.ts']!.replace(/^export const lookup.*$/m, '')}`;
+    const again = reported(await eslintWith(cwd).lintText(edited, { filePath: path.join(cwd, 'src/doors32.ts') }), cwd).filter((m) =>
+      RULES.some((r) => m.ruleId === `${NAMESPACE}/${r}`),
+    );
+    expect(again.map((m) => `${m.line} ${m.ruleId}`)).toEqual([`4 ${NAMESPACE}/unprotected-door`]);
   });
 });
