@@ -1,4 +1,7 @@
 import path from 'node:path';
+import type { ts } from 'ts-morph';
+import { reexported } from './imported-door-writes.js';
+import { typescript } from './typescript.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
 import { isSourceFile } from './source-files.js';
 import type { FileScan } from './types.js';
@@ -17,6 +20,8 @@ export interface AgentToolSearch {
   /** The unlisted modules a scanned file's import leads to (directly or through listed barrels), read by the scan. */
   unlistedBehind: (fromAbs: string, specifier: string) => readonly string[];
   leftOut: (abs: string) => boolean;
+  /** A module's syntax tree (parsed now when the scan did not parse it). */
+  treeOf: (abs: string, text: string) => ts.SourceFile;
   /** Scans a module with the names of it handed to agents. */
   scan: (abs: string, names: ReadonlySet<string>) => FileScan;
 }
@@ -34,14 +39,7 @@ export function agentToolModules(s: AgentToolSearch): Map<string, ReadonlySet<st
   for (const scan of s.scans) {
     if (!scan.agentToolImports) continue;
     const from = path.resolve(s.root, scan.file);
-    for (const { specifier, name } of scan.agentToolImports) {
-      const target = resolveSpecifier(s.layout, specifier, from);
-      for (const abs of [...(target?.kind === 'file' ? [target.file] : []), ...s.unlistedBehind(from, specifier)]) {
-        const names = wanted.get(abs) ?? new Set<string>();
-        names.add(name);
-        wanted.set(abs, names);
-      }
-    }
+    for (const { specifier, name } of scan.agentToolImports) exporters(s, { specifier, name }, from, 0, wanted);
   }
   const out = new Map<string, ReadonlySet<string>>();
   if (wanted.size === 0) return out;
@@ -61,6 +59,37 @@ export function agentToolModules(s: AgentToolSearch): Map<string, ReadonlySet<st
     else s.scans.splice(insertionPoint(s.scans, rel), 0, scan);
   }
   return out;
+}
+
+/** How many re-exports (`export * from`, `export { a as b } from`) an export is followed through. */
+const CHAIN = 8;
+
+/** A re-export statement: a module whose text has none is not parsed to look for one. */
+const REEXPORT = /\bexport\s*(?:\*|\{[^}]*\})\s*from\b|\bexport\s*\{/;
+
+/**
+ * Adds to `wanted` the modules that may declare `read.name` as `read.specifier` exports it from
+ * `from`: the module itself, the unlisted modules the search reached through it, and the modules
+ * it re-exports the name from (a barrel `export * from './shell.js'`), a few hops on.
+ */
+function exporters(s: AgentToolSearch, read: { specifier: string; name: string }, from: string, depth: number, wanted: Map<string, Set<string>>): void {
+  const add = (abs: string, name: string): boolean => {
+    const names = wanted.get(abs) ?? new Set<string>();
+    if (names.has(name)) return false;
+    wanted.set(abs, names.add(name));
+    return true;
+  };
+  for (const abs of s.unlistedBehind(from, read.specifier)) add(abs, read.name);
+  const target = resolveSpecifier(s.layout, read.specifier, from);
+  if (target?.kind !== 'file' || !add(target.file, read.name) || depth >= CHAIN) return;
+  const text = s.textOf(target.file);
+  if (text === undefined || !REEXPORT.test(text)) return;
+  const sf = s.treeOf(target.file, text);
+  for (const st of sf.statements) {
+    if (!typescript.isExportDeclaration(st) || st.isTypeOnly) continue;
+    const again = reexported(sf, st, read.name);
+    if (again !== undefined && again.name !== '*') exporters(s, again, target.file, depth + 1, wanted);
+  }
 }
 
 /** Where a scan of `file` goes in scans sorted by file. */

@@ -171,22 +171,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   }
   // a literal door whose `type` check cannot read, in a module naming neither the SDK nor the
   // generated module that hands it to an agent's `tools` elsewhere: that module scanned with the names
-  const agentTools = agentToolModules({
-    root,
-    layout,
-    scans,
-    textOf: texts.textOf,
-    unlistedBehind: unlistedBehind(importers),
-    leftOut,
-    scan: (abs, names) => {
-      const text = texts.textOf(abs)!;
-      const tree = parsed.get(abs) ?? parseSource(abs, text);
-      parsed.set(abs, tree);
-      const scan = scanParsed(rel(abs), text, tree, { ...scanOptions, agentToolExports: names });
-      markUnlisted(scan, unlisted.get(abs), importers.get(abs), rel);
-      return scan;
-    },
-  });
+  const agentTools = handedModules({ root, layout, scans, texts, parsed, leftOut, rel }, { unlisted, importers }, scanOptions);
   // a door made in one module and written in another: the writers the prefilter passed over are
   // parsed now, and each file's writes of imported doors settled (issue 40 item 4)
   const doorModules = writersOfDoors({
@@ -300,6 +285,50 @@ function barrelBeyondLimitMessage(more: number): string {
 }
 
 const moreModules = (more: number): string => `${more} more such module${more === 1 ? '' : 's'}`;
+
+/**
+ * Scans again the modules naming neither the SDK nor the generated module whose exports an agent's
+ * `tools` holds (agent-tool-modules.ts), with the names handed: those names by module.
+ */
+function handedModules(
+  repo: {
+    root: string;
+    layout: RepoLayout;
+    scans: FileScan[];
+    texts: SourceTexts;
+    parsed: Map<string, ParsedFile>;
+    leftOut: (abs: string) => boolean;
+    rel: (abs: string) => string;
+  },
+  found: { unlisted: ReadonlyMap<string, UnlistedKind>; importers: ReadonlyMap<string, UnlistedImporter[]> },
+  scanOptions: Parameters<typeof scanParsed>[3],
+): Map<string, ReadonlySet<string>> {
+  const { parsed, texts, rel } = repo;
+  // a barrel read for its re-exports is not kept as parsed: only a module scanned here is
+  const barrelTrees = new Map<string, ParsedFile>();
+  const treeOf = (abs: string, text: string): ParsedFile => {
+    const tree = parsed.get(abs) ?? barrelTrees.get(abs) ?? parseSource(abs, text);
+    barrelTrees.set(abs, tree);
+    return tree;
+  };
+  return agentToolModules({
+    root: repo.root,
+    layout: repo.layout,
+    scans: repo.scans,
+    textOf: texts.textOf,
+    unlistedBehind: unlistedBehind(found.importers),
+    leftOut: repo.leftOut,
+    treeOf: (abs, text) => treeOf(abs, text).sf,
+    scan: (abs, names) => {
+      const text = texts.textOf(abs)!;
+      const tree = treeOf(abs, text);
+      parsed.set(abs, tree);
+      const scan = scanParsed(rel(abs), text, tree, { ...scanOptions, agentToolExports: names });
+      markUnlisted(scan, found.unlisted.get(abs), found.importers.get(abs), rel);
+      return scan;
+    },
+  });
+}
 
 /** The unlisted modules a scanned file's import (the file, the specifier) leads to, directly or through listed barrels. */
 function unlistedBehind(importers: ReadonlyMap<string, readonly UnlistedImporter[]>): (fromAbs: string, specifier: string) => readonly string[] {

@@ -57,6 +57,24 @@ describe('a literal door with an unreadable `type` handed to an agent from a mod
     expect(found(files, 'src/tools/more.ts').map((f) => f.split(':')[0])).toEqual(['3', '4']);
   });
 
+  it('through listed barrels naming no SDK: `export *`, `export { a as b } from`, an import exported again', () => {
+    const files = {
+      'src/tools/shell.ts': module('export const myShell = { type: SHELL, shell: runner };'),
+      'src/tools/patch.ts': module('export const patchTool = { type: Kinds.patch, editor: runner };'),
+      'src/tools/screen.ts': module('export const screen = { type: SHELL, computer: runner };'),
+      'src/tools/index.ts': lines(
+        "export * from './shell.js';",
+        "export { patchTool as editTool } from './patch.js';",
+        "import { screen } from './screen.js';",
+        'export { screen as display };',
+      ),
+      'src/agent.ts': agent('[myShell, editTool, display]', "import { myShell, editTool, display } from './tools/index.js';"),
+    };
+    expect(found(files, 'src/tools/shell.ts').map((f) => f.split(':')[0])).toEqual(['3']);
+    expect(found(files, 'src/tools/patch.ts').map((f) => f.split(':')[0])).toEqual(['3']);
+    expect(found(files, 'src/tools/screen.ts').map((f) => f.split(':')[0])).toEqual(['3']);
+  });
+
   it('a function tool `{ type: kind, invoke }` in a module naming no SDK (the prefilter passes `invoke`)', () => {
     const files = {
       'src/tools/fn.ts': module("export const lookup = { type: Kinds.fn, name: 'lookup', invoke: runner };"),
