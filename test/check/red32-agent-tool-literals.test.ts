@@ -32,10 +32,9 @@ describe('a literal door with an unreadable `type` handed to an agent from a mod
     ]);
   });
 
-  it('a default export, a renamed export, a namespace member, an imported list, a spread', () => {
+  it('a default export, a renamed export, a namespace member, an imported list, a spread, a const list of the agent`s file', () => {
     const files = {
       'src/tools/patch.ts': module('export default { type: Kinds.patch, editor: runner } as const;'),
-      'src/tools/screen.ts': module('const screen = { type: SHELL, computer: runner };', 'export { screen as display };'),
       'src/tools/more.ts': module(
         'export const more = [{ type: SHELL, shell: runner }];',
         'export const extra = [({ type: SHELL, shell: runner }) satisfies object];',
@@ -47,6 +46,9 @@ describe('a literal door with an unreadable `type` handed to an agent from a mod
         "import { extra } from './tools/more.js';",
       ),
       'src/second.ts': agent('more', "import { more } from './tools/more.js';"),
+      'src/tools/screen.ts': module('const screen = { type: SHELL, computer: runner };', 'export { screen as display };'),
+      'src/tools/held.ts': module('export const heldShell = { type: SHELL, shell: runner };'),
+      'src/third.ts': agent('held', "import { heldShell } from './tools/held.js';", 'const held = [heldShell];'),
     };
     expect(found(files, 'src/tools/patch.ts').map((f) => f.split(',')[0])).toEqual([
       '3: A apply_patch tool written as an object literal with its own `editor` and `type: Kinds.patch`',
@@ -54,6 +56,7 @@ describe('a literal door with an unreadable `type` handed to an agent from a mod
     expect(found(files, 'src/tools/screen.ts').map((f) => f.split(',')[0])).toEqual([
       '3: A computer tool written as an object literal with its own `computer` and `type: SHELL`',
     ]);
+    expect(found(files, 'src/tools/held.ts').map((f) => f.split(':')[0])).toEqual(['3']);
     expect(found(files, 'src/tools/more.ts').map((f) => f.split(':')[0])).toEqual(['3', '4']);
   });
 

@@ -1,7 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { importedAs, isSdkModule } from '../imports.js';
-import { declarationAt } from '../local-values.js';
+import { declarationAt, initializerInScope } from '../local-values.js';
 import { isWrapper, skipWrappers } from '../syntax.js';
 import type { FileContext } from './context.js';
 
@@ -13,7 +13,12 @@ import type { FileContext } from './context.js';
 
 /** The imports an agent's `tools` value names (`[shellTool, ...more, ns.patch]`, or an imported list), kept in the scan. */
 export function onAgentTools(cx: FileContext, value: ts.Expression): void {
-  const v = skipWrappers(value);
+  let v = skipWrappers(value);
+  // a list the file holds (`const tools = [myShell]; new Agent({ tools })`), read in its scope; a
+  // `let`'s initializer too (its imports are more modules to read, never fewer findings)
+  const held = typescript.isIdentifier(v) ? initializerInScope(v.text, cx.ancestors, cx.hoisted) : undefined;
+  const list = held ? skipWrappers(held.init) : undefined;
+  if (list && typescript.isArrayLiteralExpression(list)) v = list;
   const elements = typescript.isArrayLiteralExpression(v) ? v.elements.map((e) => (typescript.isSpreadElement(e) ? e.expression : e)) : [v];
   for (const e of elements) {
     const from = importedName(cx, skipWrappers(e));
