@@ -11,7 +11,7 @@ import type { FileContext } from './context.js';
 // A module naming neither may still export one that an agent's `tools` holds: the agent's file keeps
 // the imports its agents' `tools` name, and the repo scan reads those exports in such a module.
 
-/** The imports an agent's `tools` value names (`[shellTool, ...more, ns.patch]`, or an imported list), kept in the scan. */
+/** The imports an agent's `tools` value names (`[shellTool, ...more, ns.patch]`, an imported list, a list the file holds), kept in the scan. */
 export function onAgentTools(cx: FileContext, value: ts.Expression): void {
   let v = skipWrappers(value);
   // a list the file holds (`const tools = [myShell]; new Agent({ tools })`), read in its scope; a
@@ -24,8 +24,8 @@ export function onAgentTools(cx: FileContext, value: ts.Expression): void {
     const from = importedName(cx, skipWrappers(e));
     if (from === undefined || isSdkModule(from.specifier)) continue;
     cx.scan.agentToolImports = cx.scan.agentToolImports ?? [];
-    const list = cx.scan.agentToolImports;
-    if (!list.some((i) => i.specifier === from.specifier && i.name === from.name)) list.push(from);
+    const kept = cx.scan.agentToolImports;
+    if (!kept.some((i) => i.specifier === from.specifier && i.name === from.name)) kept.push(from);
   }
 }
 
