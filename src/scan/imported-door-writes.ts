@@ -203,7 +203,7 @@ function topInitializer(sf: ts.SourceFile, local: string): ts.Expression | undef
  * Where an export statement takes `name` from: `export * from 's'`, `export { a as name } from 's'`,
  * `import { a } from 's'; export { a as name }`; `'*'` for a namespace (`export * as name from 's'`).
  */
-function reexported(sf: ts.SourceFile, st: ts.ExportDeclaration, name: string): { specifier: string; name: string } | undefined {
+export function reexported(sf: ts.SourceFile, st: ts.ExportDeclaration, name: string): { specifier: string; name: string } | undefined {
   const clause = st.exportClause;
   if (st.moduleSpecifier && typescript.isStringLiteral(st.moduleSpecifier)) {
     if (!clause) return name === 'default' ? undefined : { specifier: st.moduleSpecifier.text, name };

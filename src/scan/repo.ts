@@ -22,6 +22,7 @@ import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 import { readRegularFile } from '../safe-read.js';
 import { LISTED_BARRELS, UNLISTED_LIMIT, unlistedImports, type UnlistedImporter, type UnlistedKind } from './unlisted-imports.js';
 import { settleImportedWrites, writersOfDoors } from './imported-door-writes.js';
+import { agentToolModules } from './agent-tool-modules.js';
 
 export { isPlainUtf8, mayMatter, mayMatterBytes, PREFILTER_TOKENS } from './prefilter.js';
 export { listRepo, listSourceFiles, listSourceFilesSync, SKIPPED_DIRS, type ListOptions, type RepoListing } from './list.js';
@@ -139,8 +140,8 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     beyondLimit,
     barrelBeyondLimit,
   } = readUnlisted(root, layout, parsed, texts, prefilter, options, (abs) => isTest(rel(abs)) && !named.has(abs));
-  if (beyondLimit) unreadable.push({ file: rel(beyondLimit), message: beyondLimitMessage() });
-  if (barrelBeyondLimit) unreadable.push({ file: rel(barrelBeyondLimit), message: barrelBeyondLimitMessage() });
+  if (beyondLimit) unreadable.push({ file: rel(beyondLimit.abs), message: beyondLimitMessage(beyondLimit.more) });
+  if (barrelBeyondLimit) unreadable.push({ file: rel(barrelBeyondLimit.abs), message: barrelBeyondLimitMessage(barrelBeyondLimit.more) });
 
   const barrels = barrelLinks(layout, parsed, options.generatedModule);
   const seenTokens = barrelRounds(parsed, texts.texts, texts.textOf, barrels);
@@ -168,6 +169,9 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     markUnlisted(scan, unlisted.get(abs), importers.get(abs), rel);
     (leftOut(abs, relative) ? testScans : scans).push(scan);
   }
+  // a literal door whose `type` check cannot read, in a module naming neither the SDK nor the
+  // generated module that hands it to an agent's `tools` elsewhere: that module scanned with the names
+  const agentTools = handedModules({ root, layout, scans, texts, parsed, leftOut, rel }, { unlisted, importers }, scanOptions);
   // a door made in one module and written in another: the writers the prefilter passed over are
   // parsed now, and each file's writes of imported doors settled (issue 40 item 4)
   const doorModules = writersOfDoors({
@@ -198,8 +202,9 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     scanText: (abs, text) => {
       if (leftOut(abs)) return undefined;
       doorModules.renamedTokens();
-      if (!(prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))) return undefined;
-      const scan = scanParsed(rel(abs), text, parseSource(abs, text), scanOptions);
+      const handed = agentTools.get(abs);
+      if (!(handed || prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))) return undefined;
+      const scan = scanParsed(rel(abs), text, parseSource(abs, text), handed ? { ...scanOptions, agentToolExports: handed } : scanOptions);
       settleImportedWrites([scan], doorModules);
       resolveRunReach([scan], modules);
       return scan;
@@ -227,7 +232,13 @@ function readUnlisted(
   prefilter: Prefilter,
   options: ScanFilesOptions,
   keptApart: (abs: string) => boolean,
-): { unlisted: Map<string, UnlistedKind>; importers: Map<string, UnlistedImporter[]>; parsedCount: number; beyondLimit?: string; barrelBeyondLimit?: string } {
+): {
+  unlisted: Map<string, UnlistedKind>;
+  importers: Map<string, UnlistedImporter[]>;
+  parsedCount: number;
+  beyondLimit?: { abs: string; more: number };
+  barrelBeyondLimit?: { abs: string; more: number };
+} {
   const kinds = new Map<string, UnlistedKind>();
   const importers = new Map<string, UnlistedImporter[]>();
   let parsedCount = 0;
@@ -253,19 +264,83 @@ function readUnlisted(
     unlisted: kinds,
     importers,
     parsedCount,
-    ...(found.beyondLimit ? { beyondLimit: found.beyondLimit.abs } : {}),
+    ...(found.beyondLimit ? { beyondLimit: { abs: found.beyondLimit.abs, more: found.beyondLimit.more } } : {}),
     ...(found.barrelBeyondLimit ? { barrelBeyondLimit: found.barrelBeyondLimit } : {}),
   };
 }
 
-/** The unreadable-file text for the first unlisted module past the limit (its rule adds ", so it was not checked."). */
-function beyondLimitMessage(): string {
-  return `the file is a module the listing leaves out that the checked files import, found after the ${UNLISTED_LIMIT} such modules check reads in one scan: it and any more were not read`;
+/**
+ * The unreadable-file text for the first unlisted module past the limit (its rule adds ", so it was
+ * not checked."), with how many more the search found past it: counted, not read, and what only
+ * those import was not looked for.
+ */
+function beyondLimitMessage(more: number): string {
+  const unread = more === 0 ? 'it was not read, nor what it imports' : `it and the ${moreModules(more)} found past it were not read, nor what they import`;
+  return `the file is a module the listing leaves out that the checked files import, found after the ${UNLISTED_LIMIT} such modules check reads in one scan: ${unread}`;
 }
 
-/** The unreadable-file text for the first listed barrel (naming no SDK) past the cap on those followed. */
-function barrelBeyondLimitMessage(): string {
-  return `the file is a listed module naming no SDK that the checked files import, found after the ${LISTED_BARRELS} such modules check follows in one scan: the modules it and any more re-export or import were not followed (a module the listing leaves out among them was not read)`;
+/** The unreadable-file text for the first listed barrel (naming no SDK) past the cap on those followed, with how many more the search met past it. */
+function barrelBeyondLimitMessage(more: number): string {
+  const skipped = more === 0 ? 'it re-exports or imports' : `it and the ${moreModules(more)} found past it re-export or import`;
+  return `the file is a listed module naming no SDK that the checked files import, found after the ${LISTED_BARRELS} such modules check follows in one scan: the modules ${skipped} were not followed (a module the listing leaves out among them was not read)`;
+}
+
+const moreModules = (more: number): string => `${more} more such module${more === 1 ? '' : 's'}`;
+
+/**
+ * Scans again the modules naming neither the SDK nor the generated module whose exports an agent's
+ * `tools` holds (agent-tool-modules.ts), with the names handed: those names by module.
+ */
+function handedModules(
+  repo: {
+    root: string;
+    layout: RepoLayout;
+    scans: FileScan[];
+    texts: SourceTexts;
+    parsed: Map<string, ParsedFile>;
+    leftOut: (abs: string) => boolean;
+    rel: (abs: string) => string;
+  },
+  found: { unlisted: ReadonlyMap<string, UnlistedKind>; importers: ReadonlyMap<string, UnlistedImporter[]> },
+  scanOptions: Parameters<typeof scanParsed>[3],
+): Map<string, ReadonlySet<string>> {
+  const { parsed, texts, rel } = repo;
+  // a barrel read for its re-exports is not kept as parsed: only a module scanned here is
+  const barrelTrees = new Map<string, ParsedFile>();
+  const treeOf = (abs: string, text: string): ParsedFile => {
+    const tree = parsed.get(abs) ?? barrelTrees.get(abs) ?? parseSource(abs, text);
+    barrelTrees.set(abs, tree);
+    return tree;
+  };
+  return agentToolModules({
+    root: repo.root,
+    layout: repo.layout,
+    scans: repo.scans,
+    textOf: texts.textOf,
+    unlistedBehind: unlistedBehind(found.importers),
+    leftOut: repo.leftOut,
+    treeOf: (abs, text) => treeOf(abs, text).sf,
+    scan: (abs, names) => {
+      const text = texts.textOf(abs)!;
+      const tree = treeOf(abs, text);
+      parsed.set(abs, tree);
+      const scan = scanParsed(rel(abs), text, tree, { ...scanOptions, agentToolExports: names });
+      markUnlisted(scan, found.unlisted.get(abs), found.importers.get(abs), rel);
+      return scan;
+    },
+  });
+}
+
+/** The unlisted modules a scanned file's import (the file, the specifier) leads to, directly or through listed barrels. */
+function unlistedBehind(importers: ReadonlyMap<string, readonly UnlistedImporter[]>): (fromAbs: string, specifier: string) => readonly string[] {
+  const behind = new Map<string, string[]>();
+  for (const [module, list] of importers) {
+    for (const i of list) {
+      const key = `${i.abs}\0${i.specifier}`;
+      behind.set(key, [...(behind.get(key) ?? []), module]);
+    }
+  }
+  return (fromAbs, specifier) => behind.get(`${fromAbs}\0${specifier}`) ?? [];
 }
 
 /** An unlisted module's scan: its kind, and the scanned files that import it (ESLint shows its findings there). */

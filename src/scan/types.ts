@@ -132,6 +132,8 @@ export interface ObjectLiteralTool {
   name?: string;
   /** How it is written: an object literal (the default) or a class whose instances are tools. */
   form?: 'object' | 'class';
+  /** A `type` check cannot read, as written, on an object another module hands to an agent's `tools` (file/agent-tool-exports.ts). */
+  typeText?: string;
 }
 
 /**
@@ -551,6 +553,8 @@ export interface FileScan {
   importedWrites?: ImportedWrite[];
   /** The doors the file exports, by exported name (file/door-exports.ts). */
   exportedDoors?: Record<string, string>;
+  /** The imports an agent's `tools` names (`tools: [shell]`): the repo scan reads those exports in a module naming no SDK (file/agent-tool-exports.ts). */
+  agentToolImports?: Array<{ specifier: string; name: string }>;
   /** The exports whose value check cannot tell (a factory of another module's result): a door's part written on one is reported fail closed. */
   unknownExports?: string[];
   agentAsToolCalls?: AgentAsToolCall[];

@@ -79,18 +79,20 @@ const NOT_CODE = /\.(?:json|css|scss|sass|less|svg|png|jpe?g|gif|webp|ico|html?|
 
 /**
  * The unlisted modules read, the first one found past `UNLISTED_LIMIT` (not read: check says so), and
- * the first listed barrel found past `LISTED_BARRELS` (not followed: check says so too).
+ * the first listed barrel found past `LISTED_BARRELS` (not followed: check says so too), each with how
+ * many more the search found past its cap (`more`, `barrelsMore`): counted, neither read nor followed.
  */
 export interface UnlistedFound {
   modules: Array<UnlistedModule & { text: string; importers: UnlistedImporter[] }>;
-  beyondLimit?: UnlistedModule & { importers: UnlistedImporter[] };
-  barrelBeyondLimit?: string;
+  beyondLimit?: UnlistedModule & { importers: UnlistedImporter[]; more: number };
+  barrelBeyondLimit?: { abs: string; more: number };
 }
 
 /**
  * The modules the scanned files import (transitively, through the modules found) that the listing
  * left out and that exist on disk, in the order found, at most `UNLISTED_LIMIT`, with their texts;
- * the next one found past the limit is named, so a door there is not passed over in silence.
+ * the next one found past the limit is named, and the others found past it counted, so a door there
+ * is not passed over in silence.
  */
 export function unlistedImports(search: UnlistedSearch): UnlistedFound {
   const { root, layout } = search;
@@ -119,9 +121,9 @@ export function unlistedImports(search: UnlistedSearch): UnlistedFound {
     queue.push({ from: abs, specifiers: parsedSpecifiers(parsed.sf) });
   }
   let barrels = 0;
-  let barrelBeyondLimit: string | undefined;
+  let barrelBeyondLimit: UnlistedFound['barrelBeyondLimit'];
   let beyondLimit: UnlistedFound['beyondLimit'];
-  while (queue.length > 0 && beyondLimit === undefined) {
+  while (queue.length > 0) {
     const { from, specifiers, origins } = queue.shift()!;
     for (const specifier of specifiers) {
       const importers = origins ?? [{ abs: from, specifier }];
@@ -129,8 +131,10 @@ export function unlistedImports(search: UnlistedSearch): UnlistedFound {
       const barrel = listedBarrel(specifier, from, search, scanned, seen);
       if (barrel !== undefined) {
         if (barrels++ < LISTED_BARRELS) queue.push({ from: barrel.abs, specifiers: barrel.specifiers, origins: importers });
-        // one barrel more than a scan follows: named (fail closed); the search goes on without it
-        else barrelBeyondLimit ??= barrel.abs;
+        // a barrel more than a scan follows: the first named (fail closed), the others counted; the
+        // search goes on without them
+        else if (barrelBeyondLimit === undefined) barrelBeyondLimit = { abs: barrel.abs, more: 0 };
+        else barrelBeyondLimit.more++;
         continue;
       }
       const target = unlistedTarget(specifier, from, { layout, disk, boundOf, linked });
@@ -139,13 +143,19 @@ export function unlistedImports(search: UnlistedSearch): UnlistedFound {
       seen.add(target);
       const kind = kindOf(target, search, boundOf);
       if (kind === undefined || checkedOnItsOwn(target, kind === 'ignored' ? root : boundOf()!, kind === 'outside', manifestAt)) continue;
+      if (beyondLimit !== undefined) {
+        // past the limit a module is counted, not read: the search goes on through the listed
+        // barrels (in memory, bounded by their cap) and what the modules read import, no further
+        beyondLimit.more++;
+        continue;
+      }
       const text = search.readText(target);
       if (text === undefined) continue;
       const own = [...importers];
       if (out.length >= UNLISTED_LIMIT) {
-        // one more module than a scan reads: named (fail closed), and the search ends
-        beyondLimit = { abs: target, kind, importers: own };
-        break;
+        // one more module than a scan reads: named (fail closed); the rest is counted
+        beyondLimit = { abs: target, kind, importers: own, more: 0 };
+        continue;
       }
       found.set(target, own);
       out.push({ abs: target, kind, text, importers: own });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lines, lintRepo, testProject } from './rule-tester.js';
-import { agentLoading, DOORS, GIT_IGNORED_TOOL, scanTree } from './unlisted-tool-module.js';
+import { agentLoading, DOORS, GIT_IGNORED_TOOL, pastCap, scanTree } from './unlisted-tool-module.js';
 
 /*
  * Issue 40 item 4 ("no false green"), left by session 30 (docs/DECISIONS.md "Session 31: doors
@@ -238,12 +238,18 @@ describe('unlisted modules past what one scan reads (e)', () => {
 
   it('300 modules behind a ring of listed barrels: those read are reported, and the rest is said not to be', () => {
     const got = all(ring(300));
-    // the scan reads 64 unlisted modules (UNLISTED_LIMIT), each reported at its tool; the 65th is named
-    expect(got).toEqual({
-      read: 64,
-      tools: 64,
-      unread: [expect.stringMatching(/^src\/gen\/m64\.ts: the file is a module the listing leaves out .* after the 64 such modules/)],
-    });
+    // the scan reads 64 unlisted modules (UNLISTED_LIMIT), each reported at its tool; the 65th is
+    // named with the count of those found past it (session 32: m65 to m255, behind the barrels the
+    // search still follows), and the 257th barrel, past their cap, is named too
+    expect(got).toEqual({ read: 64, tools: 64, unread: [pastCap.module('src/gen/m64.ts', 191), pastCap.barrel('src/ring/b256.ts', 0)] });
+  });
+
+  it('65 modules behind the ring: the 65th named alone', () => {
+    expect(all(ring(65))).toEqual({ read: 64, tools: 64, unread: [pastCap.module('src/gen/m64.ts', 0)] });
+  });
+
+  it('66 modules behind the ring: the 65th named, one more counted', () => {
+    expect(all(ring(66))).toEqual({ read: 64, tools: 64, unread: [pastCap.module('src/gen/m64.ts', 1)] });
   });
 
   it('silent: 64 modules behind the ring, all read', () => {

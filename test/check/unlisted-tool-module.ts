@@ -45,3 +45,20 @@ export const DOORS = lines(
   "export const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
   "export const shellTool = protectShellTool('host.shell', { shell });",
 );
+
+/**
+ * The unreadable-file text check gives the first unlisted module past the 64 one scan reads (`more`:
+ * how many more it found past it) and the first listed barrel past the 256 it follows.
+ */
+export const pastCap = {
+  module: (file: string, more: number): string =>
+    `${file}: the file is a module the listing leaves out that the checked files import, found after the 64 such modules check reads in one scan: ${
+      more === 0
+        ? 'it was not read, nor what it imports'
+        : `it and the ${more} more such module${more === 1 ? '' : 's'} found past it were not read, nor what they import`
+    }`,
+  barrel: (file: string, more: number): string =>
+    `${file}: the file is a listed module naming no SDK that the checked files import, found after the 256 such modules check follows in one scan: the modules ${
+      more === 0 ? 'it re-exports or imports' : `it and the ${more} more such module${more === 1 ? '' : 's'} found past it re-export or import`
+    } were not followed (a module the listing leaves out among them was not read)`,
+};

@@ -17,7 +17,9 @@ export function objectLiteralToolRule(scan: FileScan): Finding[] {
       objectLiteralToolMeta,
       scan.file,
       t.span,
-      `A function tool${t.name !== undefined ? ` '${t.name}'` : ''} written ${t.form === 'class' ? 'as a class (its instances are function tools)' : 'as an object literal'} with its own \`invoke\`: the SDK runs it, but it never goes through tool(), so no policy decides its calls.`,
+      t.typeText !== undefined
+        ? `A function tool${t.name !== undefined ? ` '${t.name}'` : ''} handed to an agent's \`tools\`, written as an object literal with its own \`invoke\` and \`type: ${t.typeText}\`, a value check cannot read: if it is 'function', the SDK runs it, but it never goes through tool(), so no policy decides its calls.`
+        : `A function tool${t.name !== undefined ? ` '${t.name}'` : ''} written ${t.form === 'class' ? 'as a class (its instances are function tools)' : 'as an object literal'} with its own \`invoke\`: the SDK runs it, but it never goes through tool(), so no policy decides its calls.`,
       'Build it with `tool({ name, description, parameters, execute })`, map its name in ctrlrun.tools.yaml, then run `npx ctrlrun-gen codemod --write`.',
     ),
   );

@@ -9,6 +9,7 @@ import { agentOf } from './agent-values.js';
 import { onSandboxAgent } from './sandbox-agents.js';
 import { initializerInScope } from '../local-values.js';
 import { mcpPropertyList } from './mcp-lists.js';
+import { onAgentTools } from './agent-tool-exports.js';
 
 // Agents (`new Agent`, `Agent.create`, `clone`), the Runner's config and realtime sessions: where
 // MCP servers are attached and tracing is configured.
@@ -70,6 +71,8 @@ export function onAgentOptions(cx: FileContext, node: ts.Node, arg: ts.Expressio
       list.agentNode = node;
       if (owner !== undefined) list.agentVar = owner;
       delete list.sdkOnly;
+    } else if (key === 'tools' && (typescript.isPropertyAssignment(p) || typescript.isShorthandPropertyAssignment(p))) {
+      onAgentTools(cx, typescript.isPropertyAssignment(p) ? p.initializer : p.name);
     } else if (key === 'handoffs' && typescript.isPropertyAssignment(p)) {
       cx.pendingHandoffLists.push({ value: p.initializer, ancestors: cx.ancestors.slice() }); // read by file/handoffs.ts once the walk is done
     } else if (key === 'mcpConfig' && typescript.isPropertyAssignment(p)) {

@@ -30,6 +30,12 @@ export interface ScanSourceOptions {
   reachLater?: boolean;
   /** The file's top-level bindings as the barrels read them with these links, when they are what the scan computes (barrels.ts). */
   keptBindings?: (fileAbs: string, sf: ts.SourceFile) => KeptBindings | undefined;
+  /**
+   * The names this module exports that another module hands to an agent's `tools` (the repo scan
+   * gives it for a module naming neither the SDK nor the generated module): an object literal
+   * exported so is read as a door even with a `type` check cannot read (file/agent-tool-exports.ts).
+   */
+  agentToolExports?: ReadonlySet<string>;
 }
 
 /** The string value of `export const <name> = '...'` in the module `specifier` names from `fromFile`. */

@@ -5,6 +5,7 @@ import { isStringLike, optionsOf, propertyName, skipWrappers, spreadAfter } from
 import type { LiteralDoor } from '../types.js';
 import { constObjectLiteral, usesAgents, type FileContext } from './context.js';
 import { constStringOf } from './names.js';
+import { handedToAgent } from './agent-tool-exports.js';
 
 // Doors written as the objects the SDK's factories return. The runner (agents-core
 // runner/modelOutputs) finds the shell, apply_patch and computer tool of an agent, and its hosted
@@ -32,14 +33,21 @@ export function onLiteralDoor(cx: FileContext, node: ts.ObjectLiteralExpression,
  * another library's configs (`{ type: Column.Text, editor }`) are written so.
  */
 function unreadTypeDoor(cx: FileContext, node: ts.ObjectLiteralExpression, typeExpr: ts.Expression, props: Map<string, ts.Expression | null>): void {
-  if (!usesAgents(cx)) return;
-  const e = skipWrappers(typeExpr);
-  if (!typescript.isIdentifier(e) && !typescript.isPropertyAccessExpression(e) && !typescript.isElementAccessExpression(e)) return;
+  // in a module naming neither, only what another module hands to an agent's `tools` (file/agent-tool-exports.ts)
+  if (!usesAgents(cx) && !handedToAgent(cx, node)) return;
+  const e = unreadableType(typeExpr);
+  if (e === undefined) return;
   const door = Object.keys(LOCAL_BODIES).find((d) => {
     const body = props.get(LOCAL_BODIES[d]!);
     return body !== undefined && !(body && isPrimitive(body));
   });
   if (door !== undefined) localDoor(cx, node, door as LiteralDoor['door'], props, e.getText(cx.sf));
+}
+
+/** A `type` written as a name, a member or an element (what check cannot read where constStringOf gives nothing); a call or a literal is none. */
+export function unreadableType(typeExpr: ts.Expression): ts.Expression | undefined {
+  const e = skipWrappers(typeExpr);
+  return typescript.isIdentifier(e) || typescript.isPropertyAccessExpression(e) || typescript.isElementAccessExpression(e) ? e : undefined;
 }
 
 /** The properties without which an object is none of these doors (the runner reads MCP in `providerData`). */

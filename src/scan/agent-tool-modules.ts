@@ -1,0 +1,100 @@
+import path from 'node:path';
+import type { ts } from 'ts-morph';
+import { reexported } from './imported-door-writes.js';
+import { typescript } from './typescript.js';
+import { resolveSpecifier, type RepoLayout } from './links.js';
+import { isSourceFile } from './source-files.js';
+import type { FileScan } from './types.js';
+
+// A tool handed to an agent from a module naming neither the SDK nor the generated module (issue 40
+// item 4): the agents' files keep the imports their `tools` name (file/agent-tool-exports.ts); here
+// each such module is scanned again with the names read from it, so a literal door there whose
+// `type` check cannot read is reported (fail closed), as it is in a file using the SDK.
+
+export interface AgentToolSearch {
+  root: string;
+  layout: RepoLayout;
+  /** The app's scans, by file (sorted): a module's new scan replaces its own or is added in order. */
+  scans: FileScan[];
+  textOf: (abs: string) => string | undefined;
+  /** The unlisted modules a scanned file's import leads to (directly or through listed barrels), read by the scan. */
+  unlistedBehind: (fromAbs: string, specifier: string) => readonly string[];
+  leftOut: (abs: string) => boolean;
+  /** A module's syntax tree (parsed now when the scan did not parse it). */
+  treeOf: (abs: string, text: string) => ts.SourceFile;
+  /** Scans a module with the names of it handed to agents. */
+  scan: (abs: string, names: ReadonlySet<string>) => FileScan;
+}
+
+/** What a module must spell to hold such a door: a `type` beside a door's body or a function tool's `invoke`. */
+const MAY_HOLD = /\b(?:shell|editor|computer|invoke)\b/;
+
+/**
+ * Scans again the modules naming neither the SDK nor the generated module whose exports an agent's
+ * `tools` holds (a few: only such imports are followed, and only modules whose text may hold a
+ * door); returns the names read from each, by absolute path, for a later scan of a new text.
+ */
+export function agentToolModules(s: AgentToolSearch): Map<string, ReadonlySet<string>> {
+  const wanted = new Map<string, Set<string>>();
+  for (const scan of s.scans) {
+    if (!scan.agentToolImports) continue;
+    const from = path.resolve(s.root, scan.file);
+    for (const { specifier, name } of scan.agentToolImports) exporters(s, { specifier, name }, from, 0, wanted);
+  }
+  const out = new Map<string, ReadonlySet<string>>();
+  if (wanted.size === 0) return out;
+  for (const [abs, names] of wanted) {
+    if (!isSourceFile(abs) || s.leftOut(abs)) continue;
+    const rel = path.relative(s.root, abs).split(path.sep).join('/');
+    // (a search by name: the modules are few, and an insertion moves the scans after it)
+    const known = s.scans.findIndex((scan) => scan.file === rel);
+    const own = known >= 0 ? s.scans[known]! : undefined;
+    // a module using the SDK or the generated module already reads such a `type` as a door's
+    if (own && (own.importsSdk || own.generatedImports.length > 0)) continue;
+    const text = s.textOf(abs);
+    if (text === undefined || !text.includes('type') || !MAY_HOLD.test(text)) continue;
+    out.set(abs, names);
+    const scan = s.scan(abs, names);
+    if (known >= 0) s.scans[known] = scan;
+    else s.scans.splice(insertionPoint(s.scans, rel), 0, scan);
+  }
+  return out;
+}
+
+/** How many re-exports (`export * from`, `export { a as b } from`) an export is followed through. */
+const CHAIN = 8;
+
+/** A re-export statement: a module whose text has none is not parsed to look for one. */
+const REEXPORT = /\bexport\s*(?:\*|\{[^}]*\})\s*from\b|\bexport\s*\{/;
+
+/**
+ * Adds to `wanted` the modules that may declare `read.name` as `read.specifier` exports it from
+ * `from`: the module itself, the unlisted modules the search reached through it, and the modules
+ * it re-exports the name from (a barrel `export * from './shell.js'`), a few hops on.
+ */
+function exporters(s: AgentToolSearch, read: { specifier: string; name: string }, from: string, depth: number, wanted: Map<string, Set<string>>): void {
+  const add = (abs: string, name: string): boolean => {
+    const names = wanted.get(abs) ?? new Set<string>();
+    if (names.has(name)) return false;
+    wanted.set(abs, names.add(name));
+    return true;
+  };
+  for (const abs of s.unlistedBehind(from, read.specifier)) add(abs, read.name);
+  const target = resolveSpecifier(s.layout, read.specifier, from);
+  if (target?.kind !== 'file' || !add(target.file, read.name) || depth >= CHAIN) return;
+  const text = s.textOf(target.file);
+  if (text === undefined || !REEXPORT.test(text)) return;
+  const sf = s.treeOf(target.file, text);
+  for (const st of sf.statements) {
+    if (!typescript.isExportDeclaration(st) || st.isTypeOnly) continue;
+    const again = reexported(sf, st, read.name);
+    if (again !== undefined && again.name !== '*') exporters(s, again, target.file, depth + 1, wanted);
+  }
+}
+
+/** Where a scan of `file` goes in scans sorted by file. */
+function insertionPoint(scans: readonly FileScan[], file: string): number {
+  let i = 0;
+  while (i < scans.length && scans[i]!.file < file) i++;
+  return i;
+}

@@ -1,0 +1,86 @@
+import type { ts } from 'ts-morph';
+import { typescript } from '../typescript.js';
+import { importedAs, isSdkModule } from '../imports.js';
+import { declarationAt, initializerInScope } from '../local-values.js';
+import { isWrapper, skipWrappers } from '../syntax.js';
+import type { FileContext } from './context.js';
+
+// A tool handed to an agent from another module (issue 40 item 4, "no false green"): a literal door
+// whose `type` check cannot read (`{ type: SHELL, shell }`) is reported only in a file using the SDK
+// or the generated module, since other libraries write such objects (`{ type: Column.Text, editor }`).
+// A module naming neither may still export one that an agent's `tools` holds: the agent's file keeps
+// the imports its agents' `tools` name, and the repo scan reads those exports in such a module.
+
+/** The imports an agent's `tools` value names (`[shellTool, ...more, ns.patch]`, an imported list, a list the file holds), kept in the scan. */
+export function onAgentTools(cx: FileContext, value: ts.Expression): void {
+  let v = skipWrappers(value);
+  // a list the file holds (`const tools = [myShell]; new Agent({ tools })`), read in its scope; a
+  // `let`'s initializer too (its imports are more modules to read, never fewer findings)
+  const held = typescript.isIdentifier(v) ? initializerInScope(v.text, cx.ancestors, cx.hoisted) : undefined;
+  const list = held ? skipWrappers(held.init) : undefined;
+  if (list && typescript.isArrayLiteralExpression(list)) v = list;
+  const elements = typescript.isArrayLiteralExpression(v) ? v.elements.map((e) => (typescript.isSpreadElement(e) ? e.expression : e)) : [v];
+  for (const e of elements) {
+    const from = importedName(cx, skipWrappers(e));
+    if (from === undefined || isSdkModule(from.specifier)) continue;
+    cx.scan.agentToolImports = cx.scan.agentToolImports ?? [];
+    const kept = cx.scan.agentToolImports;
+    if (!kept.some((i) => i.specifier === from.specifier && i.name === from.name)) kept.push(from);
+  }
+}
+
+/** `x` of `import { y as x }` (or a default import), `ns.y` of `import * as ns`: the module and the export read. */
+function importedName(cx: FileContext, e: ts.Expression): { specifier: string; name: string } | undefined {
+  const member = typescript.isPropertyAccessExpression(e) && typescript.isIdentifier(e.expression) ? e.name.text : undefined;
+  const id = member !== undefined ? (e as ts.PropertyAccessExpression).expression : e;
+  if (!typescript.isIdentifier(id) || declarationAt(id.text, cx.ancestors, cx.hoisted) !== undefined) return undefined;
+  const b = importedAs(id.text, cx.moduleImports);
+  if (b === undefined) {
+    const ns = cx.moduleImports.find((i) => !i.typeOnly && i.syntax === 'import' && i.namespaceName === id.text);
+    return ns && member !== undefined ? { specifier: ns.module, name: member } : undefined;
+  }
+  return member === undefined ? b : undefined;
+}
+
+/**
+ * Whether an object literal is what this module exports under a name another module hands to an
+ * agent's `tools` (`ScanSourceOptions.agentToolExports`): the initializer of a top-level variable
+ * exported under it (or an element of one, a list of tools), or the default export.
+ */
+export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression): boolean {
+  const names = cx.options.agentToolExports;
+  if (names === undefined || names.size === 0) return false;
+  // the tree has no parent links: the walk's ancestors (the last is the object's parent)
+  const up = cx.ancestors;
+  let i = wrapped(up, up.length - 1);
+  let n: ts.Node = i + 1 < up.length ? up[i + 1]! : node;
+  if (i >= 0 && typescript.isArrayLiteralExpression(up[i]!)) {
+    n = up[i]!;
+    i = wrapped(up, i - 1);
+  }
+  const p = up[i];
+  if (p && typescript.isExportAssignment(p)) return !p.isExportEquals && names.has('default');
+  if (!p || !typescript.isVariableDeclaration(p) || p.initializer !== n || !typescript.isIdentifier(p.name)) return false;
+  const statement = up[i - 2];
+  if (!statement || !typescript.isVariableStatement(statement) || i - 2 !== 1) return false;
+  const exported = !!statement.modifiers?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword);
+  return exportNames(cx.sf, p.name.text, exported).some((x) => names.has(x));
+}
+
+/** The index of the first ancestor at or above `i` that is no wrapper (parentheses, `as`, `satisfies`, `!`). */
+function wrapped(up: readonly ts.Node[], i: number): number {
+  let j = i;
+  while (j >= 0 && isWrapper(up[j]!)) j--;
+  return j;
+}
+
+/** The names a top-level variable is exported under: itself (`export const`), `export { v as n }`, `export default v`. */
+function exportNames(sf: ts.SourceFile, local: string, exported: boolean): string[] {
+  const out = exported ? [local] : [];
+  for (const st of sf.statements) {
+    if (typescript.isExportAssignment(st) && !st.isExportEquals && typescript.isIdentifier(st.expression) && st.expression.text === local) out.push('default');
+    if (!typescript.isExportDeclaration(st) || st.moduleSpecifier || st.isTypeOnly || !st.exportClause || !typescript.isNamedExports(st.exportClause)) continue;
+    for (const el of st.exportClause.elements) if ((el.propertyName ?? el.name).text === local) out.push(el.name.text);
+  }
+  return out;
+}
