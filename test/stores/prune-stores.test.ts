@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStore, verifyReceipts } from '../../src/runtime/index.js';
 import { postgresStore } from '../../src/runtime/postgres.js';
@@ -42,7 +43,19 @@ function suite(make: () => Promise<Store>) {
 }
 
 describe('pruning receipts: memory', () => suite(async () => memoryStore()));
-describe('pruning receipts: SQLite', () => suite(async () => sqliteStore({ path: `${tempDir('ctrlrun-prune-')}/state.db` })));
+describe('pruning receipts: SQLite', () =>
+  suite(async () => {
+    // each store's folder goes with it: a CI machine runs this suite many times
+    const dir = tempDir('ctrlrun-prune-');
+    const s = sqliteStore({ path: `${dir}/state.db` });
+    const close = s.close.bind(s);
+    return Object.assign(s, {
+      close: async () => {
+        await close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    });
+  }));
 describePostgres('pruning receipts: Postgres', (url) => {
   const schema = freshSchema();
   suite(async () => {
