@@ -1,9 +1,10 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
-import { importedAs, isSdkModule } from '../imports.js';
-import { declarationAt, initializerInScope } from '../local-values.js';
+import { isSdkModule } from '../imports.js';
+import { initializerInScope } from '../local-values.js';
 import { isWrapper, skipWrappers } from '../syntax.js';
 import type { FileContext } from './context.js';
+import { importedBinding } from './door-exports.js';
 
 // A tool handed to an agent from another module (issue 40 item 4, "no false green"): a literal door
 // whose `type` check cannot read (`{ type: SHELL, shell }`) is reported only in a file using the SDK
@@ -29,17 +30,10 @@ export function onAgentTools(cx: FileContext, value: ts.Expression): void {
   }
 }
 
-/** `x` of `import { y as x }` (or a default import), `ns.y` of `import * as ns`: the module and the export read. */
+/** `x` of `import { y as x }` (or a default import), `ns.y` of `import * as ns`: the module and the export read (door-exports.ts `importedBinding`, no member past the export). */
 function importedName(cx: FileContext, e: ts.Expression): { specifier: string; name: string } | undefined {
-  const member = typescript.isPropertyAccessExpression(e) && typescript.isIdentifier(e.expression) ? e.name.text : undefined;
-  const id = member !== undefined ? (e as ts.PropertyAccessExpression).expression : e;
-  if (!typescript.isIdentifier(id) || declarationAt(id.text, cx.ancestors, cx.hoisted) !== undefined) return undefined;
-  const b = importedAs(id.text, cx.moduleImports);
-  if (b === undefined) {
-    const ns = cx.moduleImports.find((i) => !i.typeOnly && i.syntax === 'import' && i.namespaceName === id.text);
-    return ns && member !== undefined ? { specifier: ns.module, name: member } : undefined;
-  }
-  return member === undefined ? b : undefined;
+  const b = importedBinding(cx, e, cx.ancestors);
+  return b !== undefined && b.members.length === 0 ? { specifier: b.specifier, name: b.name } : undefined;
 }
 
 /**

@@ -63,7 +63,7 @@ const UNKNOWN = '\0unknown';
  * of one (`d.github` or `d['github']` of a namespace import; `ns.github`, `b.ns.github` where the export may be a
  * namespace, `export * as ns`): the members past the export are kept for the repo scan to follow.
  */
-function importedBinding(
+export function importedBinding(
   cx: FileContext,
   expr: ts.Expression,
   ancestors: readonly ts.Node[],
