@@ -31,6 +31,12 @@ export interface DoorModules {
    * file that may write a door leaves that search to the first text edited later (ESLint).
    */
   renamedTokens: () => void;
+  /**
+   * Takes a new text of a file (an ESLint session's edit) as the module the writes are settled
+   * against from now on, with its scan (undefined: not scanned); true when the text is new, so the
+   * scans whose writes were settled against the file before are stale.
+   */
+  edited: (abs: string, text: string, scan: FileScan | undefined) => boolean;
 }
 
 /** The local doors whose body is a common word (`shell`, `editor`, `computer`). */
@@ -228,8 +234,8 @@ export interface WriterSearch {
   /** Whether a file's bytes name a door word, when the read already tested them (read.ts); undefined: test here. */
   doorWord?: (abs: string) => boolean | undefined;
   scan: (abs: string) => FileScan;
-  /** A scan of a module the scans so far left out, from its tree (not added to `scans`: its findings are no one's). */
-  scanUnread: (abs: string, parsed: Parsed) => FileScan;
+  /** A scan of a module the scans so far left out, from its text's tree (not added to `scans`: its findings are no one's). */
+  scanUnread: (abs: string, text: string, parsed: Parsed) => FileScan;
   leftOut: (abs: string) => boolean;
 }
 
@@ -285,11 +291,14 @@ export function writersOfDoors(s: WriterSearch): DoorModules {
     s.scans.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   }
   const byAbs = new Map(s.scans.map((scan) => [path.resolve(s.root, scan.file), scan]));
+  // the texts edited since the scan (an ESLint session): read in place of the scan's
+  const latest = new Map<string, string>();
+  const textOf = (abs: string): string | undefined => latest.get(abs) ?? s.texts.textOf(abs);
   const trees = new Map<string, Parsed | null>();
   const parsedOf = (abs: string): Parsed | undefined => {
-    const known = s.parsed.get(abs) ?? trees.get(abs);
+    const known = (latest.has(abs) ? undefined : s.parsed.get(abs)) ?? trees.get(abs);
     if (known !== undefined) return known ?? undefined;
-    const text = s.texts.textOf(abs);
+    const text = textOf(abs);
     const tree = text !== undefined && isSourceFile(abs) ? parseSource(abs, text) : null;
     trees.set(abs, tree);
     return tree ?? undefined;
@@ -299,11 +308,20 @@ export function writersOfDoors(s: WriterSearch): DoorModules {
     const known = unread.get(abs);
     if (known !== undefined) return known ?? undefined;
     const parsed = parsedOf(abs);
-    const scan = parsed ? s.scanUnread(abs, parsed) : null;
+    const scan = parsed ? s.scanUnread(abs, textOf(abs)!, parsed) : null;
     unread.set(abs, scan);
     return scan ?? undefined;
   };
-  return { root: s.root, layout: s.layout, scanOf: (abs) => byAbs.get(abs), treeOf: (abs) => parsedOf(abs)?.sf, unreadScanOf, renamedTokens };
+  const edited = (abs: string, text: string, scan: FileScan | undefined): boolean => {
+    if (scan) byAbs.set(abs, scan);
+    else byAbs.delete(abs);
+    if (textOf(abs) === text) return false;
+    latest.set(abs, text);
+    trees.delete(abs);
+    unread.delete(abs);
+    return true;
+  };
+  return { root: s.root, layout: s.layout, scanOf: (abs) => byAbs.get(abs), treeOf: (abs) => parsedOf(abs)?.sf, unreadScanOf, renamedTokens, edited };
 }
 
 /** How many renames deep the names are searched for. */

@@ -188,7 +188,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
       markUnlisted(scan, unlisted.get(abs), importers.get(abs), rel);
       return scan;
     },
-    scanUnread: (abs, tree) => scanParsed(rel(abs), texts.textOf(abs)!, tree, scanOptions),
+    scanUnread: (abs, text, tree) => scanParsed(rel(abs), text, tree, scanOptions),
     leftOut,
   });
   settleImportedWrites(scans, doorModules);
@@ -196,21 +196,37 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const modules = moduleSource({ layout, files, textOf: texts.textOf, reachOf: fileReaches(parsed, texts.textOf, rel, scanOptions) });
   resolveRunReach([...scans, ...testScans], modules);
   unreadable.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  // the files whose writes of imported doors were settled against other modules: stale when one is edited
+  const writers = new Set([...scans, ...testScans].filter((f) => f.importedWrites !== undefined).map((f) => path.resolve(root, f.file)));
+  const movedModules = new Set<string>();
+  const scanText = (abs: string, text: string): FileScan | undefined => {
+    if (leftOut(abs)) return undefined;
+    doorModules.renamedTokens();
+    const handed = agentTools.get(abs);
+    if (!(handed || prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))) return undefined;
+    const scan = scanParsed(rel(abs), text, parseSource(abs, text), handed ? { ...scanOptions, agentToolExports: handed } : scanOptions);
+    settleImportedWrites([scan], doorModules);
+    resolveRunReach([scan], modules);
+    return scan;
+  };
   const index: RepoIndex = {
     files,
     textOf: texts.textOf,
     scanText: (abs, text) => {
-      if (leftOut(abs)) return undefined;
-      doorModules.renamedTokens();
-      const handed = agentTools.get(abs);
-      if (!(handed || prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))) return undefined;
-      const scan = scanParsed(rel(abs), text, parseSource(abs, text), handed ? { ...scanOptions, agentToolExports: handed } : scanOptions);
-      settleImportedWrites([scan], doorModules);
-      resolveRunReach([scan], modules);
+      const scan = scanText(abs, text);
+      if (doorModules.edited(abs, text, scan)) movedModules.add(abs);
+      if (scan?.importedWrites !== undefined) writers.add(abs);
+      else writers.delete(abs);
       return scan;
     },
     resolveRuns: (files) => resolveRunReach(files, modules),
-    edited,
+    // the module's readers, and the writers of doors settled against it when its text moved (a door
+    // it exports, or an export check cannot tell, may have come or gone)
+    edited: (abs, text) => {
+      const readers = edited(abs, text);
+      if (!movedModules.delete(abs)) return readers;
+      return [...new Set([...readers, ...writers])].filter((f) => f !== abs);
+    },
   };
   return { scan: { root, filesConsidered: files.length + unlistedParsed, files: scans, testFiles: testScans, unreadable }, index };
 }
