@@ -28,6 +28,7 @@ export interface AgentToolSearch {
 
 /** What a module must spell to hold such a door: a `type` beside a door's body or a function tool's `invoke`. */
 const MAY_HOLD = /\b(?:shell|editor|computer|invoke)\b/;
+const INVOKE = /\binvoke\b/;
 
 /**
  * Scans again the modules naming neither the SDK nor the generated module whose exports an agent's
@@ -49,10 +50,11 @@ export function agentToolModules(s: AgentToolSearch): Map<string, ReadonlySet<st
     // (a search by name: the modules are few, and an insertion moves the scans after it)
     const known = s.scans.findIndex((scan) => scan.file === rel);
     const own = known >= 0 ? s.scans[known]! : undefined;
-    // a module using the SDK or the generated module already reads such a `type` as a door's
-    if (own && (own.importsSdk || own.generatedImports.length > 0)) continue;
     const text = s.textOf(abs);
     if (text === undefined || !text.includes('type') || !MAY_HOLD.test(text)) continue;
+    // a module using the SDK or the generated module already reads a door's unread `type`
+    // (file/literal-doors.ts); only a function tool's `{ type: KIND, invoke }` waits for the names
+    if (own && (own.importsSdk || own.generatedImports.length > 0) && !INVOKE.test(text)) continue;
     out.set(abs, names);
     const scan = s.scan(abs, names);
     if (known >= 0) s.scans[known] = scan;

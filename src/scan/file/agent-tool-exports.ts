@@ -12,8 +12,12 @@ import { importedBinding } from './door-exports.js';
 // A module naming neither may still export one that an agent's `tools` holds: the agent's file keeps
 // the imports its agents' `tools` name, and the repo scan reads those exports in such a module.
 
-/** The imports an agent's `tools` value names (`[shellTool, ...more, ns.patch]`, an imported list, a list the file holds), kept in the scan. */
-export function onAgentTools(cx: FileContext, value: ts.Expression): void {
+/**
+ * The imports an agent's `tools` value names (`[shellTool, ...more, ns.patch]`, an imported list, a
+ * list the file holds), kept in the scan; returns the object literals it holds here (`[{ ... }]`, a
+ * variable of the file holding one), which file/objects.ts `onHandedObject` reads.
+ */
+export function onAgentTools(cx: FileContext, value: ts.Expression): ts.ObjectLiteralExpression[] {
   let v = skipWrappers(value);
   // a list the file holds (`const tools = [myShell]; new Agent({ tools })`), read in its scope; a
   // `let`'s initializer too (its imports are more modules to read, never fewer findings)
@@ -21,13 +25,24 @@ export function onAgentTools(cx: FileContext, value: ts.Expression): void {
   const list = held ? skipWrappers(held.init) : undefined;
   if (list && typescript.isArrayLiteralExpression(list)) v = list;
   const elements = typescript.isArrayLiteralExpression(v) ? v.elements.map((e) => (typescript.isSpreadElement(e) ? e.expression : e)) : [v];
+  const objects: ts.ObjectLiteralExpression[] = [];
   for (const e of elements) {
+    const object = heldObject(cx, skipWrappers(e));
+    if (object) objects.push(object);
     const from = importedName(cx, skipWrappers(e));
     if (from === undefined || isSdkModule(from.specifier)) continue;
     cx.scan.agentToolImports = cx.scan.agentToolImports ?? [];
     const kept = cx.scan.agentToolImports;
     if (!kept.some((i) => i.specifier === from.specifier && i.name === from.name)) kept.push(from);
   }
+  return objects;
+}
+
+/** An object literal written in the list, or held by a variable of the file (`const lookup = { ... }`, read in its scope). */
+function heldObject(cx: FileContext, e: ts.Expression): ts.ObjectLiteralExpression | undefined {
+  const held = typescript.isIdentifier(e) ? initializerInScope(e.text, cx.ancestors, cx.hoisted) : undefined;
+  const v = held ? skipWrappers(held.init) : e;
+  return typescript.isObjectLiteralExpression(v) ? v : undefined;
 }
 
 /** `x` of `import { y as x }` (or a default import), `ns.y` of `import * as ns`: the module and the export read (door-exports.ts `importedBinding`, no member past the export). */

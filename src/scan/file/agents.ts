@@ -10,6 +10,7 @@ import { onSandboxAgent } from './sandbox-agents.js';
 import { initializerInScope } from '../local-values.js';
 import { mcpPropertyList } from './mcp-lists.js';
 import { onAgentTools } from './agent-tool-exports.js';
+import { onHandedObject } from './objects.js';
 
 // Agents (`new Agent`, `Agent.create`, `clone`), the Runner's config and realtime sessions: where
 // MCP servers are attached and tracing is configured.
@@ -72,7 +73,7 @@ export function onAgentOptions(cx: FileContext, node: ts.Node, arg: ts.Expressio
       if (owner !== undefined) list.agentVar = owner;
       delete list.sdkOnly;
     } else if (key === 'tools' && (typescript.isPropertyAssignment(p) || typescript.isShorthandPropertyAssignment(p))) {
-      onAgentTools(cx, typescript.isPropertyAssignment(p) ? p.initializer : p.name);
+      for (const o of onAgentTools(cx, typescript.isPropertyAssignment(p) ? p.initializer : p.name)) onHandedObject(cx, o);
     } else if (key === 'handoffs' && typescript.isPropertyAssignment(p)) {
       cx.pendingHandoffLists.push({ value: p.initializer, ancestors: cx.ancestors.slice() }); // read by file/handoffs.ts once the walk is done
     } else if (key === 'mcpConfig' && typescript.isPropertyAssignment(p)) {

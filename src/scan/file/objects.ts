@@ -48,11 +48,37 @@ export function onObjectLiteral(cx: FileContext, node: ts.ObjectLiteralExpressio
   if (!type) return;
   const value = constStringOf(cx, type);
   if (value === 'function') pushTool(cx, node, name, 'object');
-  else if (value === undefined && handedToAgent(cx, node)) {
-    // `{ type: KIND, invoke }` another module hands to an agent's `tools`: it may be 'function' (fail closed)
-    const unread = unreadableType(type);
-    if (unread !== undefined) pushTool(cx, node, name, 'object').typeText = unread.getText(cx.sf);
+  // `{ type: KIND, invoke }` another module hands to an agent's `tools`: it may be 'function' (fail closed)
+  else if (value === undefined && handedToAgent(cx, node)) unreadFunctionTool(cx, node, type, name);
+}
+
+/**
+ * An object literal an agent's `tools` holds in this file (`tools: [{ type: KIND, invoke }]`, or a
+ * variable holding it): a `type` check cannot read beside an `invoke` may be 'function' (fail closed).
+ */
+export function onHandedObject(cx: FileContext, node: ts.ObjectLiteralExpression): void {
+  let type: ts.Expression | undefined;
+  let name: ts.Expression | undefined;
+  let hasInvoke = false;
+  for (const p of node.properties) {
+    // a copy of a tool with its part written is file/door-writes.ts's (`{ ...t, invoke }`)
+    if (typescript.isSpreadAssignment(p)) return;
+    const key = propertyName(p.name);
+    if (key === 'invoke') hasInvoke = true;
+    const value = typescript.isPropertyAssignment(p) ? p.initializer : typescript.isShorthandPropertyAssignment(p) ? p.name : undefined;
+    if (key === 'type') type = value;
+    if (key === 'name') name = value;
   }
+  if (hasInvoke && type && constStringOf(cx, type) === undefined) unreadFunctionTool(cx, node, type, name);
+}
+
+/** Reports `{ type: KIND, invoke }` with the type's text, once per object (the agent's file and the exports' reading may both meet it). */
+function unreadFunctionTool(cx: FileContext, node: ts.ObjectLiteralExpression, type: ts.Expression, name: ts.Expression | undefined): void {
+  const unread = unreadableType(type);
+  if (unread === undefined) return;
+  const start = node.getStart(cx.sf);
+  if (cx.scan.objectLiteralTools!.some((t) => t.span.start === start)) return;
+  pushTool(cx, node, name, 'object').typeText = unread.getText(cx.sf);
 }
 
 /**

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { lines, lintRepo, testProject } from './rule-tester.js';
+
+/*
+ * Issue 40 item 4 ("no false green"), left by session 32: (1) a function tool written as an object
+ * literal whose `type` check cannot read (`{ type: KIND, invoke }`) was reported only in a module
+ * naming neither the SDK nor the generated module; handed to an agent's `tools` in a file using the
+ * SDK, it was silent. (2) An agent's `tools` built by a call or added later was not followed to the
+ * modules check does not scan.
+ */
+
+/** The agent's file: `tools` given as written, with the imports `load` and the lines `more` after it. */
+const agent = (tools: string, load: string[], ...more: string[]): string =>
+  lines(
+    "import { Agent } from '@openai/agents';",
+    ...load,
+    `export const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: ${tools} });`,
+    ...more,
+  );
+
+const KINDS = lines("export const SHELL = ['sh', 'ell'].join('');", 'export const FN = process.env.FN_TYPE!;');
+
+/** The findings of `ruleId` in `file`, as `line: message`. */
+const found = (files: Record<string, string>, file: string, ruleId = 'object-literal-tool'): string[] =>
+  lintRepo({ 'src/kinds.ts': KINDS, ...files }, { project: testProject(), ruleId, file }).map((f) => `${f.line}: ${f.message}`);
+
+const FN_MESSAGE =
+  "A function tool 'lookup' handed to an agent's `tools`, written as an object literal with its own `invoke` and `type: FN`, a value check cannot read: if it is 'function', the SDK runs it, but it never goes through tool(), so no policy decides its calls.";
+
+describe('`{ type: KIND, invoke }` handed to an agent in a file using the SDK', () => {
+  it('written in the agent`s `tools`, held by a const the agent is given, exported by a module using the SDK', () => {
+    const files = {
+      'src/inline.ts': agent("[{ type: FN, name: 'lookup', invoke: runner }]", ["import { FN } from './kinds.js';", 'declare const runner: any;']),
+      'src/held.ts': agent('[lookup, other]', [
+        "import { FN } from './kinds.js';",
+        'declare const runner: any;',
+        "import { tool } from '@openai/agents';",
+        "const lookup = { type: FN, name: 'lookup', invoke: runner };",
+        "const other = tool({ name: 'other', description: 'o', parameters: {} as any, execute: async () => 'ok' });",
+      ]),
+      'src/tools/fn.ts': lines(
+        "import { tool } from '@openai/agents';",
+        "import { FN } from '../kinds.js';",
+        'declare const runner: any;',
+        "export const lookup = { type: FN, name: 'lookup', invoke: runner };",
+        "export const helper = tool({ name: 'helper', description: 'h', parameters: {} as any, execute: async () => 'ok' });",
+      ),
+      'src/imported.ts': agent('[lookup, helper]', ["import { lookup, helper } from './tools/fn.js';"]),
+    };
+    expect(found(files, 'src/inline.ts')).toEqual([`4: ${FN_MESSAGE}`]);
+    expect(found(files, 'src/held.ts')).toEqual([`5: ${FN_MESSAGE}`]);
+    expect(found(files, 'src/tools/fn.ts')).toEqual([`4: ${FN_MESSAGE}`]);
+  });
+
+  it('silent: a readable type that is no function, a call for a type, no `invoke`, an object no agent is given', () => {
+    const files = {
+      'src/plain.ts': agent(
+        "[{ type: 'method', invoke: runner }, { type: kind(), invoke: runner }, { type: FN, execute: runner }, ...[]]",
+        ["import { FN } from './kinds.js';", 'declare const runner: any;', 'declare function kind(): string;'],
+        "export const route = { type: FN, name: 'route', invoke: runner };",
+        "const local = { type: FN, name: 'local', invoke: runner };",
+        'console.log(local);',
+      ),
+      'src/tools/fn.ts': lines(
+        "import { tool } from '@openai/agents';",
+        "import { FN } from '../kinds.js';",
+        'declare const runner: any;',
+        "export const lookup = { type: FN, name: 'lookup', invoke: runner };",
+        "export const kept = { type: FN, name: 'kept', invoke: runner };",
+        "export const helper = tool({ name: 'helper', description: 'h', parameters: {} as any, execute: async () => 'ok' });",
+      ),
+      'src/imported.ts': agent('[helper]', ["import { lookup, helper } from './tools/fn.js';"], 'console.log(lookup);'),
+    };
+    expect(found(files, 'src/plain.ts')).toEqual([]);
+    expect(found(files, 'src/tools/fn.ts')).toEqual([]);
+  });
+});
