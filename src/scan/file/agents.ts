@@ -10,7 +10,7 @@ import { onSandboxAgent } from './sandbox-agents.js';
 import { initializerInScope } from '../local-values.js';
 import { mcpPropertyList } from './mcp-lists.js';
 import { onAgentTools } from './agent-tool-exports.js';
-import { onHandedObject } from './objects.js';
+import { onHandedObject } from './function-objects.js';
 
 // Agents (`new Agent`, `Agent.create`, `clone`), the Runner's config and realtime sessions: where
 // MCP servers are attached and tracing is configured.

@@ -3,10 +3,11 @@ import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
 import { isSdkModule } from '../imports.js';
 import { isStringLike, propertyName, skipWrappers } from '../syntax.js';
-import type { InvokeReplacement, ObjectLiteralTool } from '../types.js';
+import type { InvokeReplacement } from '../types.js';
 import { agentClassOf, agentVarOf, type FileContext } from './context.js';
 import { constStringOf } from './names.js';
-import { onLiteralDoor, unreadableType } from './literal-doors.js';
+import { onLiteralDoor } from './literal-doors.js';
+import { pushTool, unreadFunctionTool } from './function-objects.js';
 import { handedToAgent } from './agent-tool-exports.js';
 import { mayBeAgent, mcpServersKey } from './mcp-lists.js';
 import { onPropertyWrites, TOOL_SOURCES } from './door-writes.js';
@@ -50,35 +51,6 @@ export function onObjectLiteral(cx: FileContext, node: ts.ObjectLiteralExpressio
   if (value === 'function') pushTool(cx, node, name, 'object');
   // `{ type: KIND, invoke }` another module hands to an agent's `tools`: it may be 'function' (fail closed)
   else if (value === undefined && handedToAgent(cx, node)) unreadFunctionTool(cx, node, type, name);
-}
-
-/**
- * An object literal an agent's `tools` holds in this file (`tools: [{ type: KIND, invoke }]`, or a
- * variable holding it): a `type` check cannot read beside an `invoke` may be 'function' (fail closed).
- */
-export function onHandedObject(cx: FileContext, node: ts.ObjectLiteralExpression): void {
-  let type: ts.Expression | undefined;
-  let name: ts.Expression | undefined;
-  let hasInvoke = false;
-  for (const p of node.properties) {
-    // a copy of a tool with its part written is file/door-writes.ts's (`{ ...t, invoke }`)
-    if (typescript.isSpreadAssignment(p)) return;
-    const key = propertyName(p.name);
-    if (key === 'invoke') hasInvoke = true;
-    const value = typescript.isPropertyAssignment(p) ? p.initializer : typescript.isShorthandPropertyAssignment(p) ? p.name : undefined;
-    if (key === 'type') type = value;
-    if (key === 'name') name = value;
-  }
-  if (hasInvoke && type && constStringOf(cx, type) === undefined) unreadFunctionTool(cx, node, type, name);
-}
-
-/** Reports `{ type: KIND, invoke }` with the type's text, once per object (the agent's file and the exports' reading may both meet it). */
-function unreadFunctionTool(cx: FileContext, node: ts.ObjectLiteralExpression, type: ts.Expression, name: ts.Expression | undefined): void {
-  const unread = unreadableType(type);
-  if (unread === undefined) return;
-  const start = node.getStart(cx.sf);
-  if (cx.scan.objectLiteralTools!.some((t) => t.span.start === start)) return;
-  pushTool(cx, node, name, 'object').typeText = unread.getText(cx.sf);
 }
 
 /**
@@ -150,15 +122,6 @@ function isSdkToolType(cx: FileContext, local: string, member: string | undefine
     if (member !== undefined) return imp.namespaceName === local && SDK_TOOL_TYPES.has(member);
     return imp.named.some((n) => n.local === local && SDK_TOOL_TYPES.has(n.imported));
   });
-}
-
-function pushTool(cx: FileContext, node: ts.Node, name: ts.Expression | undefined, form: 'object' | 'class'): ObjectLiteralTool {
-  const t: ObjectLiteralTool = { kind: 'object-literal-tool', span: spanOf(node, cx.sf) };
-  const written = name ? constStringOf(cx, name) : undefined;
-  if (written !== undefined) t.name = written;
-  if (form === 'class') t.form = form;
-  cx.scan.objectLiteralTools!.push(t);
-  return t;
 }
 
 /** `x.mcpServers = [...]` (kept for later) and a door's part written (`t.invoke = ...`). */
