@@ -40,7 +40,7 @@ export function agentToolModules(s: AgentToolSearch): Map<string, ReadonlySet<st
   for (const scan of s.scans) {
     if (!scan.agentToolImports) continue;
     const from = path.resolve(s.root, scan.file);
-    for (const { specifier, name } of scan.agentToolImports) exporters(s, { specifier, name }, from, 0, wanted);
+    for (const read of scan.agentToolImports) exporters(s, read, from, 0, wanted);
   }
   const out = new Map<string, ReadonlySet<string>>();
   if (wanted.size === 0) return out;
@@ -72,25 +72,33 @@ const REEXPORT = /\bexport\s*(?:\*|\{[^}]*\})\s*from\b|\bexport\s*\{/;
 /**
  * Adds to `wanted` the modules that may declare `read.name` as `read.specifier` exports it from
  * `from`: the module itself, the unlisted modules the search reached through it, and the modules
- * it re-exports the name from (a barrel `export * from './shell.js'`), a few hops on.
+ * it re-exports the name from (a barrel `export * from './shell.js'`), a few hops on. A function
+ * the agent's file calls for its tools is wanted as `name()` (what it returns is handed).
  */
-function exporters(s: AgentToolSearch, read: { specifier: string; name: string }, from: string, depth: number, wanted: Map<string, Set<string>>): void {
-  const add = (abs: string, name: string): boolean => {
+function exporters(
+  s: AgentToolSearch,
+  read: { specifier: string; name: string; call?: true },
+  from: string,
+  depth: number,
+  wanted: Map<string, Set<string>>,
+): void {
+  const wantedName = read.call ? `${read.name}()` : read.name;
+  const add = (abs: string): boolean => {
     const names = wanted.get(abs) ?? new Set<string>();
-    if (names.has(name)) return false;
-    wanted.set(abs, names.add(name));
+    if (names.has(wantedName)) return false;
+    wanted.set(abs, names.add(wantedName));
     return true;
   };
-  for (const abs of s.unlistedBehind(from, read.specifier)) add(abs, read.name);
+  for (const abs of s.unlistedBehind(from, read.specifier)) add(abs);
   const target = resolveSpecifier(s.layout, read.specifier, from);
-  if (target?.kind !== 'file' || !add(target.file, read.name) || depth >= CHAIN) return;
+  if (target?.kind !== 'file' || !add(target.file) || depth >= CHAIN) return;
   const text = s.textOf(target.file);
   if (text === undefined || !REEXPORT.test(text)) return;
   const sf = s.treeOf(target.file, text);
   for (const st of sf.statements) {
     if (!typescript.isExportDeclaration(st) || st.isTypeOnly) continue;
     const again = reexported(sf, st, read.name);
-    if (again !== undefined && again.name !== '*') exporters(s, again, target.file, depth + 1, wanted);
+    if (again !== undefined && again.name !== '*') exporters(s, read.call ? { ...again, call: true } : again, target.file, depth + 1, wanted);
   }
 }
 

@@ -75,3 +75,87 @@ describe('`{ type: KIND, invoke }` handed to an agent in a file using the SDK', 
     expect(found(files, 'src/tools/fn.ts')).toEqual([]);
   });
 });
+
+/** A module naming no SDK whose `type` comes from another module (line 1 imports it, line 2 declares the runner). */
+const module = (...body: string[]): string => lines("import { SHELL, FN } from '../kinds.js';", 'declare const runner: any;', ...body);
+
+describe('an agent`s `tools` built by a call or added later, followed to a module check does not scan', () => {
+  it('`tools: makeTools()`, `[...makeTools()]`, `await loadTools()`: what the exported function returns', () => {
+    const files = {
+      'src/tools/make.ts': module(
+        'export function makeTools() {',
+        '  if (runner) return [{ type: SHELL, shell: runner }];',
+        '  return [({ type: SHELL, computer: runner }) as const];',
+        '}',
+      ),
+      'src/tools/arrow.ts': module(
+        'export const moreTools = () => [{ type: SHELL, shell: runner }];',
+        'export default () => ({ type: SHELL, shell: runner });',
+      ),
+      'src/tools/load.ts': module('async function loadTools() {', '  return [{ type: SHELL, shell: runner }];', '}', 'export { loadTools as load };'),
+      'src/agent.ts': agent('makeTools()', ["import { makeTools } from './tools/make.js';"]),
+      'src/second.ts': agent('[...moreTools(), one()]', ["import one, { moreTools } from './tools/arrow.js';"]),
+      'src/third.ts': agent('await load()', ["import { load } from './tools/load.js';"]),
+    };
+    expect(found(files, 'src/tools/make.ts', 'unprotected-door').map((f) => f.split(',')[0])).toEqual([
+      '4: A shell tool written as an object literal with its own `shell` and `type: SHELL`',
+      '5: A computer tool written as an object literal with its own `computer` and `type: SHELL`',
+    ]);
+    expect(found(files, 'src/tools/arrow.ts', 'unprotected-door').map((f) => f.split(':')[0])).toEqual(['3', '4']);
+    expect(found(files, 'src/tools/load.ts', 'unprotected-door').map((f) => f.split(':')[0])).toEqual(['4']);
+  });
+
+  it('`agent.tools.push(x)`, `agent.tools.unshift(...list)`, `agent.tools = [x]` of imports', () => {
+    const files = {
+      'src/tools/shell.ts': module(
+        'export const pushed = { type: SHELL, shell: runner };',
+        'export const spread = [{ type: SHELL, shell: runner }];',
+        'export const assigned = { type: SHELL, computer: runner };',
+      ),
+      'src/agent.ts': agent(
+        '[]',
+        ["import { pushed, spread, assigned } from './tools/shell.js';"],
+        'desk.tools.push(pushed);',
+        'desk.tools.unshift(...spread);',
+        'desk.tools = [assigned];',
+      ),
+    };
+    expect(found(files, 'src/tools/shell.ts', 'unprotected-door').map((f) => f.split(':')[0])).toEqual(['3', '4', '5']);
+  });
+
+  it('a function tool `{ type: KIND, invoke }` a module using the SDK returns to an agent`s `tools: makeTools()`', () => {
+    const files = {
+      'src/tools/fns.ts': lines(
+        "import { tool } from '@openai/agents';",
+        "import { FN } from '../kinds.js';",
+        'declare const runner: any;',
+        "export const makeFns = () => [{ type: FN, name: 'lookup', invoke: runner }, tool({ name: 'x', description: 'x', parameters: {} as any, execute: runner })];",
+      ),
+      'src/agent.ts': agent('makeFns()', ["import { makeFns } from './tools/fns.js';"]),
+    };
+    expect(found(files, 'src/tools/fns.ts')).toEqual([`4: ${FN_MESSAGE}`]);
+  });
+
+  it('silent: what the function does not return, a function not called for `tools`, a function handed uncalled, a list of no agent', () => {
+    const files = {
+      'src/tools/make.ts': module(
+        'export function makeTools() {',
+        '  const inner = () => ({ type: SHELL, shell: runner });',
+        '  console.log(inner);',
+        "  return [{ type: SHELL, shell: 'sh' }];",
+        '}',
+        'export function other() { return [{ type: SHELL, shell: runner }]; }',
+        'export function handed() { return { type: SHELL, shell: runner }; }',
+        'export const pushed = { type: SHELL, shell: runner };',
+      ),
+      'src/agent.ts': agent(
+        '[...makeTools(), handed]',
+        ["import { makeTools, other, handed, pushed } from './tools/make.js';"],
+        'const box = { tools: [] as unknown[] };',
+        'box.tools.push(pushed);',
+        'console.log(other(), desk.tools.length);',
+      ),
+    };
+    expect(found(files, 'src/tools/make.ts', 'unprotected-door')).toEqual([]);
+  });
+});
