@@ -46,7 +46,15 @@ describe('`{ type: KIND, invoke }` handed to an agent in a file using the SDK', 
         "export const helper = tool({ name: 'helper', description: 'h', parameters: {} as any, execute: async () => 'ok' });",
       ),
       'src/imported.ts': agent('[lookup, helper]', ["import { lookup, helper } from './tools/fn.js';"]),
+      // an agent's file that exports the object to another agent's: one finding
+      'src/both.ts': agent('[lookup]', [
+        "import { FN } from './kinds.js';",
+        'declare const runner: any;',
+        "export const lookup = { type: FN, name: 'lookup', invoke: runner };",
+      ]),
+      'src/again.ts': agent('[lookup]', ["import { lookup } from './both.js';"]),
     };
+    expect(found(files, 'src/both.ts')).toEqual([`4: ${FN_MESSAGE}`]);
     expect(found(files, 'src/inline.ts')).toEqual([`4: ${FN_MESSAGE}`]);
     expect(found(files, 'src/held.ts')).toEqual([`5: ${FN_MESSAGE}`]);
     expect(found(files, 'src/tools/fn.ts')).toEqual([`4: ${FN_MESSAGE}`]);
@@ -95,7 +103,8 @@ describe('an agent`s `tools` built by a call or added later, followed to a modul
       'src/tools/load.ts': module('async function loadTools() {', '  return [{ type: SHELL, shell: runner }];', '}', 'export { loadTools as load };'),
       'src/agent.ts': agent('makeTools()', ["import { makeTools } from './tools/make.js';"]),
       'src/second.ts': agent('[...moreTools(), one()]', ["import one, { moreTools } from './tools/arrow.js';"]),
-      'src/third.ts': agent('await load()', ["import { load } from './tools/load.js';"]),
+      'src/tools/index.ts': "export * from './load.js';\n",
+      'src/third.ts': agent('await load()', ["import { load } from './tools/index.js';"]),
     };
     expect(found(files, 'src/tools/make.ts', 'unprotected-door').map((f) => f.split(',')[0])).toEqual([
       '4: A shell tool written as an object literal with its own `shell` and `type: SHELL`',
@@ -155,6 +164,8 @@ describe('an agent`s `tools` built by a call or added later, followed to a modul
         'box.tools.push(pushed);',
         'console.log(other(), desk.tools.length);',
       ),
+      // a file naming no SDK that adds to a value's `tools`
+      'src/other.ts': lines("import { pushed } from './tools/make.js';", 'declare const thing: any;', 'thing.tools.push(pushed);'),
     };
     expect(found(files, 'src/tools/make.ts', 'unprotected-door')).toEqual([]);
   });
