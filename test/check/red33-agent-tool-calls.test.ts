@@ -114,22 +114,24 @@ describe('an agent`s `tools` built by a call or added later, followed to a modul
     expect(found(files, 'src/tools/load.ts', 'unprotected-door').map((f) => f.split(':')[0])).toEqual(['4']);
   });
 
-  it('`agent.tools.push(x)`, `agent.tools.unshift(...list)`, `agent.tools = [x]` of imports', () => {
+  it('`agent.tools.push(x)`, `unshift(...list)`, `splice(0, 1, x)`, `agent.tools = [x]` of imports', () => {
     const files = {
       'src/tools/shell.ts': module(
         'export const pushed = { type: SHELL, shell: runner };',
         'export const spread = [{ type: SHELL, shell: runner }];',
         'export const assigned = { type: SHELL, computer: runner };',
+        'export const spliced = { type: SHELL, shell: runner };',
       ),
       'src/agent.ts': agent(
         '[]',
-        ["import { pushed, spread, assigned } from './tools/shell.js';"],
+        ["import { pushed, spread, assigned, spliced } from './tools/shell.js';"],
         'desk.tools.push(pushed);',
         'desk.tools.unshift(...spread);',
         'desk.tools = [assigned];',
+        'desk.tools.splice(0, 1, spliced);',
       ),
     };
-    expect(found(files, 'src/tools/shell.ts', 'unprotected-door').map((f) => f.split(':')[0])).toEqual(['3', '4', '5']);
+    expect(found(files, 'src/tools/shell.ts', 'unprotected-door').map((f) => f.split(':')[0])).toEqual(['3', '4', '5', '6']);
   });
 
   it('a function tool `{ type: KIND, invoke }` a module using the SDK returns to an agent`s `tools: makeTools()`', () => {
@@ -162,10 +164,16 @@ describe('an agent`s `tools` built by a call or added later, followed to a modul
         ["import { makeTools, other, handed, pushed } from './tools/make.js';"],
         'const box = { tools: [] as unknown[] };',
         'box.tools.push(pushed);',
+        'desk.handoffs.push(pushed as any);',
         'console.log(other(), desk.tools.length);',
       ),
       // a file naming no SDK that adds to a value's `tools`
-      'src/other.ts': lines("import { pushed } from './tools/make.js';", 'declare const thing: any;', 'thing.tools.push(pushed);'),
+      'src/other.ts': lines(
+        "import { pushed } from './tools/make.js';",
+        'declare const thing: any;',
+        'thing.tools.push(pushed);',
+        'export const step = { invoke: () => 1 };',
+      ),
     };
     expect(found(files, 'src/tools/make.ts', 'unprotected-door')).toEqual([]);
   });
