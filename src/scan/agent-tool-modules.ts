@@ -9,7 +9,10 @@ import type { FileScan } from './types.js';
 // A tool handed to an agent from a module naming neither the SDK nor the generated module (issue 40
 // item 4): the agents' files keep the imports their `tools` name (file/agent-tool-exports.ts); here
 // each such module is scanned again with the names read from it, so a literal door there whose
-// `type` check cannot read is reported (fail closed), as it is in a file using the SDK.
+// `type` check cannot read is reported (fail closed), as it is in a file using the SDK. A module
+// using the SDK is scanned again only when it may hold a function tool `{ type: KIND, invoke }`,
+// which is reported only where an agent is handed it. A name the agent's file calls for its tools
+// (`tools: makeTools()`) is read as `name()`: what the function returns is handed.
 
 export interface AgentToolSearch {
   root: string;
@@ -31,9 +34,9 @@ const MAY_HOLD = /\b(?:shell|editor|computer|invoke)\b/;
 const INVOKE = /\binvoke\b/;
 
 /**
- * Scans again the modules naming neither the SDK nor the generated module whose exports an agent's
- * `tools` holds (a few: only such imports are followed, and only modules whose text may hold a
- * door); returns the names read from each, by absolute path, for a later scan of a new text.
+ * Scans again the modules whose exports an agent's `tools` holds (a few: only such imports are
+ * followed, only modules whose text may hold a door, and of the modules using the SDK only those
+ * spelling `invoke`); returns the names read from each, by absolute path, for a later scan of a new text.
  */
 export function agentToolModules(s: AgentToolSearch): Map<string, ReadonlySet<string>> {
   const wanted = new Map<string, Set<string>>();

@@ -15,7 +15,7 @@ import { importedBinding } from './door-exports.js';
 /**
  * The imports an agent's `tools` value names (`[shellTool, ...more, ns.patch]`, an imported list, a
  * list the file holds), kept in the scan; returns the object literals it holds here (`[{ ... }]`, a
- * variable of the file holding one), which file/objects.ts `onHandedObject` reads.
+ * variable of the file holding one), which file/function-objects.ts `onHandedObject` reads.
  */
 export function onAgentTools(cx: FileContext, value: ts.Expression): ts.ObjectLiteralExpression[] {
   let v = skipWrappers(value);
