@@ -9,7 +9,10 @@ import type { FileScan } from './types.js';
 // A tool handed to an agent from a module naming neither the SDK nor the generated module (issue 40
 // item 4): the agents' files keep the imports their `tools` name (file/agent-tool-exports.ts); here
 // each such module is scanned again with the names read from it, so a literal door there whose
-// `type` check cannot read is reported (fail closed), as it is in a file using the SDK.
+// `type` check cannot read is reported (fail closed), as it is in a file using the SDK. A module
+// using the SDK is scanned again only when it may hold a function tool `{ type: KIND, invoke }`,
+// which is reported only where an agent is handed it. A name the agent's file calls for its tools
+// (`tools: makeTools()`) is read as `name()`: what the function returns is handed.
 
 export interface AgentToolSearch {
   root: string;
@@ -28,18 +31,19 @@ export interface AgentToolSearch {
 
 /** What a module must spell to hold such a door: a `type` beside a door's body or a function tool's `invoke`. */
 const MAY_HOLD = /\b(?:shell|editor|computer|invoke)\b/;
+const INVOKE = /\binvoke\b/;
 
 /**
- * Scans again the modules naming neither the SDK nor the generated module whose exports an agent's
- * `tools` holds (a few: only such imports are followed, and only modules whose text may hold a
- * door); returns the names read from each, by absolute path, for a later scan of a new text.
+ * Scans again the modules whose exports an agent's `tools` holds (a few: only such imports are
+ * followed, only modules whose text may hold a door, and of the modules using the SDK only those
+ * spelling `invoke`); returns the names read from each, by absolute path, for a later scan of a new text.
  */
 export function agentToolModules(s: AgentToolSearch): Map<string, ReadonlySet<string>> {
   const wanted = new Map<string, Set<string>>();
   for (const scan of s.scans) {
     if (!scan.agentToolImports) continue;
     const from = path.resolve(s.root, scan.file);
-    for (const { specifier, name } of scan.agentToolImports) exporters(s, { specifier, name }, from, 0, wanted);
+    for (const read of scan.agentToolImports) exporters(s, read, from, 0, wanted);
   }
   const out = new Map<string, ReadonlySet<string>>();
   if (wanted.size === 0) return out;
@@ -49,10 +53,11 @@ export function agentToolModules(s: AgentToolSearch): Map<string, ReadonlySet<st
     // (a search by name: the modules are few, and an insertion moves the scans after it)
     const known = s.scans.findIndex((scan) => scan.file === rel);
     const own = known >= 0 ? s.scans[known]! : undefined;
-    // a module using the SDK or the generated module already reads such a `type` as a door's
-    if (own && (own.importsSdk || own.generatedImports.length > 0)) continue;
     const text = s.textOf(abs);
     if (text === undefined || !text.includes('type') || !MAY_HOLD.test(text)) continue;
+    // a module using the SDK or the generated module already reads a door's unread `type`
+    // (file/literal-doors.ts); only a function tool's `{ type: KIND, invoke }` waits for the names
+    if (own && (own.importsSdk || own.generatedImports.length > 0) && !INVOKE.test(text)) continue;
     out.set(abs, names);
     const scan = s.scan(abs, names);
     if (known >= 0) s.scans[known] = scan;
@@ -70,25 +75,33 @@ const REEXPORT = /\bexport\s*(?:\*|\{[^}]*\})\s*from\b|\bexport\s*\{/;
 /**
  * Adds to `wanted` the modules that may declare `read.name` as `read.specifier` exports it from
  * `from`: the module itself, the unlisted modules the search reached through it, and the modules
- * it re-exports the name from (a barrel `export * from './shell.js'`), a few hops on.
+ * it re-exports the name from (a barrel `export * from './shell.js'`), a few hops on. A function
+ * the agent's file calls for its tools is wanted as `name()` (what it returns is handed).
  */
-function exporters(s: AgentToolSearch, read: { specifier: string; name: string }, from: string, depth: number, wanted: Map<string, Set<string>>): void {
-  const add = (abs: string, name: string): boolean => {
+function exporters(
+  s: AgentToolSearch,
+  read: { specifier: string; name: string; call?: true },
+  from: string,
+  depth: number,
+  wanted: Map<string, Set<string>>,
+): void {
+  const wantedName = read.call ? `${read.name}()` : read.name;
+  const add = (abs: string): boolean => {
     const names = wanted.get(abs) ?? new Set<string>();
-    if (names.has(name)) return false;
-    wanted.set(abs, names.add(name));
+    if (names.has(wantedName)) return false;
+    wanted.set(abs, names.add(wantedName));
     return true;
   };
-  for (const abs of s.unlistedBehind(from, read.specifier)) add(abs, read.name);
+  for (const abs of s.unlistedBehind(from, read.specifier)) add(abs);
   const target = resolveSpecifier(s.layout, read.specifier, from);
-  if (target?.kind !== 'file' || !add(target.file, read.name) || depth >= CHAIN) return;
+  if (target?.kind !== 'file' || !add(target.file) || depth >= CHAIN) return;
   const text = s.textOf(target.file);
   if (text === undefined || !REEXPORT.test(text)) return;
   const sf = s.treeOf(target.file, text);
   for (const st of sf.statements) {
     if (!typescript.isExportDeclaration(st) || st.isTypeOnly) continue;
     const again = reexported(sf, st, read.name);
-    if (again !== undefined && again.name !== '*') exporters(s, again, target.file, depth + 1, wanted);
+    if (again !== undefined && again.name !== '*') exporters(s, read.call ? { ...again, call: true } : again, target.file, depth + 1, wanted);
   }
 }
 

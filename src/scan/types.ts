@@ -553,8 +553,12 @@ export interface FileScan {
   importedWrites?: ImportedWrite[];
   /** The doors the file exports, by exported name (file/door-exports.ts). */
   exportedDoors?: Record<string, string>;
-  /** The imports an agent's `tools` names (`tools: [shell]`): the repo scan reads those exports in a module naming no SDK (file/agent-tool-exports.ts). */
-  agentToolImports?: Array<{ specifier: string; name: string }>;
+  /**
+   * The imports an agent's `tools` names (`tools: [shell]`, `agent.tools.push(shell)`), and those it
+   * calls (`tools: makeTools()`, `call`): the repo scan reads those exports in a module check does
+   * not otherwise read them in (file/agent-tool-exports.ts).
+   */
+  agentToolImports?: Array<{ specifier: string; name: string; call?: true }>;
   /** The exports whose value check cannot tell (a factory of another module's result): a door's part written on one is reported fail closed. */
   unknownExports?: string[];
   agentAsToolCalls?: AgentAsToolCall[];

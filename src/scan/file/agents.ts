@@ -4,12 +4,13 @@ import { isSdkModule } from '../imports.js';
 import { spanOf } from '../parse.js';
 import { realtimeSessionOf } from '../realtime-sessions.js';
 import { optionsOf, propertyName, skipWrappers } from '../syntax.js';
-import { agentClassOf, constObjectLiteral, ownerOf, resolve, type FileContext } from './context.js';
+import { agentClassOf, constObjectLiteral, ownerOf, resolve, usesAgents, type FileContext } from './context.js';
 import { agentOf } from './agent-values.js';
 import { onSandboxAgent } from './sandbox-agents.js';
 import { initializerInScope } from '../local-values.js';
 import { mcpPropertyList } from './mcp-lists.js';
-import { onAgentTools } from './agent-tool-exports.js';
+import { onAddedTools, onAgentTools } from './agent-tool-exports.js';
+import { onHandedObject } from './function-objects.js';
 
 // Agents (`new Agent`, `Agent.create`, `clone`), the Runner's config and realtime sessions: where
 // MCP servers are attached and tracing is configured.
@@ -72,7 +73,7 @@ export function onAgentOptions(cx: FileContext, node: ts.Node, arg: ts.Expressio
       if (owner !== undefined) list.agentVar = owner;
       delete list.sdkOnly;
     } else if (key === 'tools' && (typescript.isPropertyAssignment(p) || typescript.isShorthandPropertyAssignment(p))) {
-      onAgentTools(cx, typescript.isPropertyAssignment(p) ? p.initializer : p.name);
+      for (const o of onAgentTools(cx, typescript.isPropertyAssignment(p) ? p.initializer : p.name)) onHandedObject(cx, o);
     } else if (key === 'handoffs' && typescript.isPropertyAssignment(p)) {
       cx.pendingHandoffLists.push({ value: p.initializer, ancestors: cx.ancestors.slice() }); // read by file/handoffs.ts once the walk is done
     } else if (key === 'mcpConfig' && typescript.isPropertyAssignment(p)) {
@@ -82,6 +83,17 @@ export function onAgentOptions(cx: FileContext, node: ts.Node, arg: ts.Expressio
       if (ef && ef.valueKind !== 'null') cx.scan.mcpErrorFunctions!.push({ kind: 'mcp-error-function', span: ef.span, where: 'mcpConfig' });
     }
   }
+}
+
+/**
+ * `agent.tools.push(a, ...b)` (`unshift`, `splice`'s items), `agent.tools = [a]`: what a file using the
+ * SDK adds to a value that may be an agent after it is made, read as its `tools` (file/agent-tool-exports.ts).
+ */
+export function onToolsAdded(cx: FileContext, list: ts.Expression, values: readonly ts.Expression[]): void {
+  const l = skipWrappers(list);
+  if (!usesAgents(cx) || !typescript.isPropertyAccessExpression(l) || l.name.text !== 'tools') return;
+  if (agentOf(cx, l.expression, cx.ancestors).kind === 'not') return;
+  for (const o of onAddedTools(cx, values)) onHandedObject(cx, o);
 }
 
 /**

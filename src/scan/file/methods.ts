@@ -13,7 +13,7 @@ import { onPropertyWrites } from './door-writes.js';
 import { onHandoffClone } from './handoffs.js';
 import { callWrites } from './property-writes.js';
 import { onAsTool } from './agent-tools.js';
-import { isAgentExpr, onAgentOptions } from './agents.js';
+import { isAgentExpr, onAgentOptions, onToolsAdded } from './agents.js';
 import { agentOf } from './agent-values.js';
 import { constObjectLiteral, resolve, sdkTypeMember, usesAgents, type FileContext } from './context.js';
 
@@ -39,6 +39,9 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
   }
   if (!typescript.isPropertyAccessExpression(c) || !typescript.isIdentifier(c.name)) return;
   const method = c.name.text;
+  // `agent.tools.push(x)`: what is added is the agent's tools
+  if (method === 'push' || method === 'unshift') onToolsAdded(cx, c.expression, node.arguments);
+  else if (method === 'splice') onToolsAdded(cx, c.expression, node.arguments.slice(2));
   if (method === 'asTool') onAsToolCall(cx, node, c);
   else if (method === 'clone' && isAgentExpr(cx, c.expression)) onAgentOptions(cx, node, node.arguments[0], 'clone');
   // `h.clone({ onInvokeHandoff })`: a copy of a handoff with another invoke function (file/handoffs.ts)

@@ -3,10 +3,11 @@ import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
 import { isSdkModule } from '../imports.js';
 import { isStringLike, propertyName, skipWrappers } from '../syntax.js';
-import type { InvokeReplacement, ObjectLiteralTool } from '../types.js';
+import type { InvokeReplacement } from '../types.js';
 import { agentClassOf, agentVarOf, type FileContext } from './context.js';
 import { constStringOf } from './names.js';
-import { onLiteralDoor, unreadableType } from './literal-doors.js';
+import { onLiteralDoor } from './literal-doors.js';
+import { pushTool, unreadFunctionTool } from './function-objects.js';
 import { handedToAgent } from './agent-tool-exports.js';
 import { mayBeAgent, mcpServersKey } from './mcp-lists.js';
 import { onPropertyWrites, TOOL_SOURCES } from './door-writes.js';
@@ -48,11 +49,8 @@ export function onObjectLiteral(cx: FileContext, node: ts.ObjectLiteralExpressio
   if (!type) return;
   const value = constStringOf(cx, type);
   if (value === 'function') pushTool(cx, node, name, 'object');
-  else if (value === undefined && handedToAgent(cx, node)) {
-    // `{ type: KIND, invoke }` another module hands to an agent's `tools`: it may be 'function' (fail closed)
-    const unread = unreadableType(type);
-    if (unread !== undefined) pushTool(cx, node, name, 'object').typeText = unread.getText(cx.sf);
-  }
+  // `{ type: KIND, invoke }` another module hands to an agent's `tools`: it may be 'function' (fail closed)
+  else if (value === undefined && handedToAgent(cx, node)) unreadFunctionTool(cx, node, type, name);
 }
 
 /**
@@ -124,15 +122,6 @@ function isSdkToolType(cx: FileContext, local: string, member: string | undefine
     if (member !== undefined) return imp.namespaceName === local && SDK_TOOL_TYPES.has(member);
     return imp.named.some((n) => n.local === local && SDK_TOOL_TYPES.has(n.imported));
   });
-}
-
-function pushTool(cx: FileContext, node: ts.Node, name: ts.Expression | undefined, form: 'object' | 'class'): ObjectLiteralTool {
-  const t: ObjectLiteralTool = { kind: 'object-literal-tool', span: spanOf(node, cx.sf) };
-  const written = name ? constStringOf(cx, name) : undefined;
-  if (written !== undefined) t.name = written;
-  if (form === 'class') t.form = form;
-  cx.scan.objectLiteralTools!.push(t);
-  return t;
 }
 
 /** `x.mcpServers = [...]` (kept for later) and a door's part written (`t.invoke = ...`). */

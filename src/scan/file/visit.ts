@@ -3,7 +3,7 @@ import { typescript } from '../typescript.js';
 import type { Binding } from '../imports.js';
 import { scopeDeclarations, scopeKinds } from '../scope.js';
 import { aliasValues } from '../values.js';
-import { onNew } from './agents.js';
+import { onNew, onToolsAdded } from './agents.js';
 import { onHandoffClass, onHandoffSubclass } from './handoffs.js';
 import { onCall } from './calls.js';
 import { exprValue, type FileContext } from './context.js';
@@ -71,7 +71,10 @@ function readers(): ReadonlyArray<Reader | undefined> {
     onHandoffSubclass(cx, node as ts.ClassLikeDeclaration);
   };
   table[k.BinaryExpression] = (cx, node) => {
-    if (isAssigning((node as ts.BinaryExpression).operatorToken.kind)) onAssignment(cx, node as ts.BinaryExpression);
+    const b = node as ts.BinaryExpression;
+    if (!isAssigning(b.operatorToken.kind)) return;
+    onAssignment(cx, b);
+    onToolsAdded(cx, b.left, [b.right]);
   };
   table[k.PropertyAccessExpression] = table[k.ElementAccessExpression] = (cx, node) => {
     onAsToolRead(cx, node as ts.PropertyAccessExpression | ts.ElementAccessExpression);
