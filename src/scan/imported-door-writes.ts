@@ -151,6 +151,8 @@ function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: 
   // `export const gh = github` of an imported door (`d.github`, a `const` exported by a list, one of
   // `cond ? shellTool : other`): the imports followed, each on its own path (a door met twice is one)
   const alias = sf && aliasedImports(sf, name);
+  // more values than are read: as a chain longer than is followed (fail closed)
+  if (alias === TOO_MANY) return TOO_FAR;
   if (alias !== undefined) {
     const doors = alias.reads.map((r) => exportedDoor(m, { ...r, members: [...r.members, ...members] }, target.file, depth + 1, new Set(seen)));
     const door = joined(doors, own, alias.other);
@@ -204,8 +206,10 @@ function joined(doors: readonly ExportedDoor[], own: string | undefined, other: 
 
 /** How many `const a = b` steps an exported value is followed through to an import. */
 const ALIAS_STEPS = 4;
-/** How many values of one export (`a ?? b ?? c`, nested conditionals) are read. */
-const ALIAS_VALUES = 16;
+/** How many parts of one export's value are read (each value and each `??`, `?:` of `a ?? b ?? c`, a `const` step). */
+const ALIAS_PARTS = 32;
+/** What `aliasedImports` answers past ALIAS_PARTS: the export is then followed no further (fail closed). */
+const TOO_MANY = 'too-many';
 
 /**
  * The imports the module's own export `name` may hold as they are (`export const gh = github`,
@@ -214,17 +218,14 @@ const ALIAS_VALUES = 16;
  * anything else (`other`); undefined when it holds no import. The scan of the module leaves an
  * import to the repo scan (an import is no value it can tell).
  */
-function aliasedImports(sf: ts.SourceFile, name: string): { reads: ExportRead[]; other: boolean } | undefined {
+function aliasedImports(sf: ts.SourceFile, name: string): { reads: ExportRead[]; other: boolean } | typeof TOO_MANY | undefined {
   const start = exportedExpression(sf, name);
   if (start === undefined) return undefined;
   const reads: ExportRead[] = [];
   let other = false;
-  let budget = ALIAS_VALUES;
+  let budget = ALIAS_PARTS;
   const visit = (expr: ts.Expression, step: number): void => {
-    if (budget-- <= 0) {
-      other = true;
-      return;
-    }
+    if (--budget < 0) return;
     const read = importedPath(sf, expr);
     if (read !== undefined) return void reads.push(read);
     const e = skipWrappers(expr);
@@ -251,6 +252,7 @@ function aliasedImports(sf: ts.SourceFile, name: string): { reads: ExportRead[];
     else other = true;
   };
   visit(start, 0);
+  if (budget < 0) return TOO_MANY;
   return reads.length > 0 ? { reads, other } : undefined;
 }
 
@@ -393,7 +395,7 @@ const RENAME_ROUNDS = 4;
  * Adds the names the doors are exported again under, a few renames deep: an `as` rename
  * (`export { github as gh } from './doors'`) and a variable holding one as its value (`export const
  * gh = shellTool`, `const a = d.shellTool`, `cond ? shellTool : other`, `shellTool ?? other`; the
- * value is read only up to its `;`); false when a name was renamed again past the last round, or a
+ * value is read up to its `;`, a thousand characters at most); false when a name was renamed again past the last round, or a
  * value naming one is exported as the default (imported under any name: every writer is read).
  */
 function renamedExports(s: WriterSearch, names: Set<string>): boolean {
@@ -404,13 +406,13 @@ function renamedExports(s: WriterSearch, names: Set<string>): boolean {
     const next: string[] = [];
     const alternatives = layer.map((n) => n.replace(/\$/g, '\\$')).join('|');
     const as = new RegExp(`(?<![\\w$])(?:${alternatives})\\s+as\\s+([A-Za-z_$][\\w$]*)`, 'g');
-    // a declaration whose value names a door (a few hundred characters of it, to its `;`): the names
+    // a declaration whose value names a door (a thousand characters of it, to its `;`): the names
     // are a superset (`const n = count(shellTool)` is one), which costs a parse, never a finding
     const held = new RegExp(
-      `(?<![\\w$])(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*(?::[^=;]{0,200})?=(?![=>])[^;]{0,300}?(?<![\\w$])(?:${alternatives})(?![\\w$])`,
+      `(?<![\\w$])(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*(?::[^=;]{0,200})?=(?![=>])[^;]{0,1000}?(?<![\\w$])(?:${alternatives})(?![\\w$])`,
       'g',
     );
-    const byDefault = new RegExp(`(?<![\\w$])export\\s+default\\s+(?!function|class|async)[^;]{0,300}?(?<![\\w$])(?:${alternatives})(?![\\w$])`);
+    const byDefault = new RegExp(`(?<![\\w$])export\\s+default\\s+(?!function|class|async)[^;]{0,1000}?(?<![\\w$])(?:${alternatives})(?![\\w$])`);
     // a name as a whole word, tested on the bytes read as latin1 when the names are ASCII (a byte of
     // a multibyte character is no word character there either): one pass, where a test per name was
     // one pass a name; most files are never decoded

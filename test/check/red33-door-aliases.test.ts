@@ -122,3 +122,75 @@ describe('an alias that is one of several values (`cond ? shellTool : other`, `a
     expect(byCase(cases, (body) => found(files(...body)))).toEqual(byCase(cases, () => []));
   });
 });
+
+describe('one of several values beside what check cannot tell, a local door, or too many values', () => {
+  /** A module of the SDK making a guarded server: a factory the alias module imports. */
+  const FACTORY = lines(
+    "import { MCPServerStdio } from '@openai/agents';",
+    "import { protectMcpServer } from './ctrlrun.generated.js';",
+    "export const makeServer = () => protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
+  );
+
+  // passed before (the conditional was not followed, the module's scan said "cannot tell"): a guard
+  // that following its values keeps that
+  it("a door beside a factory's result: a part of another door written is reported as on an object check cannot tell", () => {
+    // scanned (it names a door word): its own scan says `gh` may be what it cannot tell
+    const scanned = {
+      'src/factory.ts': FACTORY,
+      'src/alias.ts': lines(
+        "import { shellTool } from './doors.js';",
+        "import { makeServer } from './factory.js';",
+        'declare const cond: boolean;',
+        'export const gh = cond ? shellTool : makeServer();',
+      ),
+      'src/ops.ts': lines("import { gh } from './alias.js';", 'gh.toolInputGuardrails = [];'),
+    };
+    expect(found(scanned, 'src/ops.ts', 'mcp-server-unguarded')).toEqual([{ line: 2, unresolved: true }]);
+    // unscanned (no door word, no SDK): its scan is made on demand; a shell written in a writer using the SDK
+    const unscanned = {
+      'src/factory.ts': FACTORY,
+      'src/alias.ts': lines(
+        "import { github } from './doors.js';",
+        "import { makeServer } from './factory.js';",
+        'declare const cond: boolean;',
+        'export const gh = cond ? github : makeServer();',
+      ),
+      'src/ops.ts': lines("import { Agent } from '@openai/agents';", "import { gh } from './alias.js';", 'declare const evil: any;', 'gh.shell = evil;'),
+    };
+    expect(found(unscanned)).toEqual([{ line: 4, unresolved: true }]);
+  });
+
+  it("a local door of the module beside an imported door of another kind: the import's part written is reported", () => {
+    const alias = (other: string) =>
+      lines(
+        "import { protectShellTool } from './ctrlrun.generated.js';",
+        "import { github } from './doors.js';",
+        "import { settings } from './settings.js';",
+        'declare const shell: any;',
+        'declare const cond: boolean;',
+        `export const gh = cond ? protectShellTool('host.shell', { shell }) : ${other};`,
+      );
+    const files = (other: string, write: string) => ({
+      'src/alias.ts': alias(other),
+      'src/settings.ts': 'export const settings = { retries: 3 };',
+      'src/ops.ts': lines("import { gh } from './alias.js';", 'declare const evil: any;', write),
+    });
+    expect(found(files('github', 'gh.toolInputGuardrails = [];'), 'src/ops.ts', 'mcp-server-unguarded')).toEqual([{ line: 3, unresolved: true }]);
+    expect(found(files('github', 'gh.shell = evil;'))).toEqual([{ line: 3, unresolved: true }]);
+    // beside a plain object, the module's own door is the door its scan says (as before)
+    expect(found(files('settings', 'gh.shell = evil;'))).toEqual([{ line: 3, unresolved: false }]);
+  });
+
+  it('a value of more parts than are read: a door part written on it is reported as on an object check cannot tell (fail closed)', () => {
+    const many = Array.from({ length: 40 }, () => 'settings').join(' ?? ');
+    const files = {
+      'src/alias.ts': lines("import { settings } from './settings.js';", `export const gh = ${many};`),
+      'src/settings.ts': 'export const settings = { retries: 3 };',
+      // the writer names the door's module, so the search reads it
+      'src/ops.ts': lines("import { gh } from './alias.js';", "import './doors.js';", 'declare const evil: any;', 'gh.shell = evil;'),
+    };
+    expect(found(files)).toEqual([{ line: 4, unresolved: true }]);
+    const few = { ...files, 'src/alias.ts': lines("import { settings } from './settings.js';", 'export const gh = settings ?? settings ?? settings;') };
+    expect(found(few)).toEqual([]);
+  });
+});
