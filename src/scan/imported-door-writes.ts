@@ -394,9 +394,9 @@ const RENAME_ROUNDS = 4;
 /**
  * Adds the names the doors are exported again under, a few renames deep: an `as` rename
  * (`export { github as gh } from './doors'`) and a variable holding one as its value (`export const
- * gh = shellTool`, `const a = d.shellTool`, `cond ? shellTool : other`, `shellTool ?? other`; the
- * value is read up to its `;`, a thousand characters at most); false when a name was renamed again past the last round, or a
- * value naming one is exported as the default (imported under any name: every writer is read).
+ * gh = shellTool`, `const a = d.shellTool`, `cond ? shellTool : other`, `shellTool ?? other`); false
+ * when a name was renamed again past the last round, or such a value is exported as the default
+ * (imported under any name: every writer is then read).
  */
 function renamedExports(s: WriterSearch, names: Set<string>): boolean {
   let layer = [...names];
@@ -406,13 +406,15 @@ function renamedExports(s: WriterSearch, names: Set<string>): boolean {
     const next: string[] = [];
     const alternatives = layer.map((n) => n.replace(/\$/g, '\\$')).join('|');
     const as = new RegExp(`(?<![\\w$])(?:${alternatives})\\s+as\\s+([A-Za-z_$][\\w$]*)`, 'g');
-    // a declaration whose value names a door (a thousand characters of it, to its `;`): the names
-    // are a superset (`const n = count(shellTool)` is one), which costs a parse, never a finding
-    const held = new RegExp(
-      `(?<![\\w$])(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*(?::[^=;]{0,200})?=(?![=>])[^;]{0,1000}?(?<![\\w$])(?:${alternatives})(?![\\w$])`,
-      'g',
-    );
-    const byDefault = new RegExp(`(?<![\\w$])export\\s+default\\s+(?!function|class|async)[^;]{0,1000}?(?<![\\w$])(?:${alternatives})(?![\\w$])`);
+    // a declaration whose value may be a door as it is: a condition up to its `?`, then only names,
+    // members, `?`, `:`, `??`, `||`, `&&`, `!`, `as`, parentheses before the name (`const tools =
+    // [shellTool]` or `{ tool: shellTool }` is none: no finding follows a door inside a value, and a
+    // common name would have every writer read); a superset (`f(shellTool)`) costs a parse, never a
+    // finding. Matched ahead of the name only, so a value spanning a later declaration (no `;`)
+    // hides none.
+    const value = `(?:[^;?]{0,500}\\?)?[\\w$.\\s?:|&()!]{0,500}?(?<![\\w$])(?:${alternatives})(?![\\w$])`;
+    const held = new RegExp(`(?<![\\w$])(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)(?=\\s*(?::[^=;]{0,200})?=(?![=>])\\s*${value})`, 'g');
+    const byDefault = new RegExp(`(?<![\\w$])export\\s+default\\s+(?!function|class|async)${value}`);
     // a name as a whole word, tested on the bytes read as latin1 when the names are ASCII (a byte of
     // a multibyte character is no word character there either): one pass, where a test per name was
     // one pass a name; most files are never decoded
@@ -421,9 +423,9 @@ function renamedExports(s: WriterSearch, names: Set<string>): boolean {
     const mayName = (raw: string | Buffer): boolean =>
       typeof raw === 'string' || ascii ? named.test(typeof raw === 'string' ? raw : raw.toString('latin1')) : layer.some((n) => raw.includes(n));
     for (const [abs, raw] of s.texts.texts) {
-      // a file with no ` as ` is first asked for the names' bytes (a search far cheaper than the
-      // word test, which most such files fail): the aliases cost next to nothing where there are none
-      if (!isSourceFile(abs) || (!raw.includes(' as ') && !layer.some((n) => raw.includes(n))) || !mayName(raw)) continue;
+      // the word test alone: on 3,000 files of 2 KB it takes about 1.3 ms for 1 to 60 names, less
+      // than the test for ` as ` that used to come first (Buffer.includes of a string)
+      if (!isSourceFile(abs) || !mayName(raw)) continue;
       const text = s.texts.textOf(abs)!;
       for (const m of [...text.matchAll(as), ...text.matchAll(held)]) {
         if (!names.has(m[1]!)) {

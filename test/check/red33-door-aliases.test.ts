@@ -78,6 +78,8 @@ describe('an alias that is one of several values (`cond ? shellTool : other`, `a
       ["import { shellTool } from './doors.js';", 'declare const mine: any;', 'export const gh = mine || shellTool;'],
       ["import { shellTool } from './doors.js';", "import { settings } from './settings.js';", 'const a = settings;', 'export const gh = a ?? shellTool;'],
       ["import * as d from './doors.js';", 'declare const cond: boolean;', 'export const gh = cond ? d.github : d.shellTool;'],
+      // no `;`: the value read for `limit` runs into the next declaration, which is still read
+      ["import { shellTool } from './doors.js'", 'const limit = 1', 'export const gh = process.env.X ? shellTool : null'],
       ["import { shellTool } from './doors.js';", 'declare const cond: boolean;', 'const tool = cond ? shellTool : null;', 'export default tool;'],
     ];
     const run = (body: string[]) => {
