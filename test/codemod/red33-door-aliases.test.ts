@@ -1,0 +1,77 @@
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCodemod } from '../../src/codemod/index.js';
+import { loadProject } from '../../src/manifest/load.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+
+/**
+ * Session 33 (test/check/red33-door-aliases.test.ts): a protected shell exported again as a value
+ * (`export const gh = shellTool`, `cond ? settings : shellTool`), its body written in a file naming
+ * neither the SDK nor the generated module, is a conflict of the codemod at the write, as check
+ * reports it; a plain object exported beside it is none.
+ */
+const MANIFEST = 'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools: []\n';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+async function codemodOf(ops: string[]) {
+  const dir = makeTempDir('codemod-red33-');
+  dirs.push(dir);
+  cpSync(path.join(FIXTURES, 'codemod', '_shared'), dir, { recursive: true });
+  const files: Record<string, string> = {
+    'ctrlrun.tools.yaml': MANIFEST,
+    'src/doors.ts': [
+      "import type { Shell } from '@openai/agents';",
+      "import { protectShellTool } from './ctrlrun.generated.js';",
+      'declare const shell: Shell;',
+      "export const shellTool = protectShellTool('host.shell', { shell });",
+      '',
+    ].join('\n'),
+    'src/alias.ts': [
+      "import { shellTool } from './doors.js';",
+      'const settings = { retries: 3 };',
+      'export const gh = shellTool;',
+      'export const either = process.env.X ? settings : shellTool;',
+      'export const plain = settings;',
+      '',
+    ].join('\n'),
+    'src/ops.ts': [...ops, ''].join('\n'),
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  const project = loadProject({ cwd: dir });
+  return { dir, result: await runCodemod({ manifest: project.manifest, policy: project.policy }) };
+}
+
+describe('codemod: a door written through a value that exports it again', () => {
+  it("is a conflict at each write: the alias as the door's own, the conditional as an object check cannot tell", async () => {
+    const { dir, result } = await codemodOf([
+      "import { gh, either } from './alias.js';",
+      'declare const other: never;',
+      'gh.shell = other;',
+      'either.shell = other;',
+    ]);
+    const left = result.findings.filter((f) => f.kind === 'door-left');
+    expect(left).toEqual([
+      expect.objectContaining({ reason: 'conflict', file: path.join(dir, 'src/ops.ts'), line: 3 }),
+      expect.objectContaining({
+        reason: 'conflict',
+        file: path.join(dir, 'src/ops.ts'),
+        line: 4,
+        message: expect.stringContaining('check cannot tell which object `either` is'),
+      }),
+    ]);
+    expect(result.summary.conflicts).toBe(2);
+  });
+
+  it('control: a plain object exported beside them, written, is none', async () => {
+    const { result } = await codemodOf(["import { plain } from './alias.js';", 'declare const other: never;', '(plain as any).shell = other;']);
+    expect(result.findings.filter((f) => f.kind === 'door-left')).toEqual([]);
+    expect(result.summary.conflicts).toBe(0);
+  });
+});

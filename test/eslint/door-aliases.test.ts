@@ -1,0 +1,58 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCheck } from '../../src/check/engine.js';
+import { eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
+import { copyFixture, removeDir } from '../helpers/temp-repo.js';
+import { eslintWith, reported } from './helpers.js';
+
+/**
+ * Session 33 (test/check/red33-door-aliases.test.ts): a protected shell exported again as a value
+ * (`export const gh = shellTool`, `cond ? shellTool : settings`), its body written in a file naming
+ * neither the SDK nor the generated module. The plugin reads the same scan, so each gives check's
+ * finding at check's place with check's message; a plain object exported beside them stays silent.
+ */
+const FILES: Record<string, string> = {
+  'src/doors33.ts': [
+    "import type { Shell } from '@openai/agents';",
+    "import { protectShellTool } from './ctrlrun.generated.js';",
+    'declare const shell: Shell;',
+    "export const shellTool = protectShellTool('host.shell', { shell });",
+    '',
+  ].join('\n'),
+  'src/alias33.ts': [
+    "import { shellTool } from './doors33.js';",
+    'const settings = { retries: 3 };',
+    'export const gh = shellTool;',
+    'export const either = process.env.X ? settings : shellTool;',
+    'export const plain = settings;',
+    '',
+  ].join('\n'),
+  'src/ops33.ts': [
+    "import { gh, either, plain } from './alias33.js';",
+    'declare const other: never;',
+    'gh.shell = other;',
+    'either.shell = other;',
+    '(plain as any).shell = other;',
+    '',
+  ].join('\n'),
+};
+const RULES = ['invoke-replaced'];
+
+describe('a door exported again as a value, in ESLint', () => {
+  const cwd = copyFixture('check/open-doors/repo', 'eslint-door-aliases-');
+  afterAll(() => removeDir(cwd));
+
+  it('each write is reported as check reports it', async () => {
+    for (const [file, text] of Object.entries(FILES)) writeFileSync(path.join(cwd, file), text);
+    const files = ['src/ops33.ts'];
+    const check = (await runCheck({ cwd })).findings.filter((f) => files.includes(f.file) && RULES.includes(f.ruleId));
+    expect(check.map((f) => `${f.file}:${f.line} ${f.ruleId} ${f.message.includes('cannot tell')}`)).toEqual([
+      'src/ops33.ts:3 invoke-replaced false',
+      'src/ops33.ts:4 invoke-replaced true',
+    ]);
+    const eslint = reported(await eslintWith(cwd).lintFiles(files), cwd).filter((m) => RULES.some((r) => m.ruleId === `${NAMESPACE}/${r}`));
+    const key = (m: { line: number; column: number; ruleId: string | null; message: string }) => `${m.line}:${m.column} ${m.ruleId} ${m.message}`;
+    expect(eslint.map(key)).toEqual(check.map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) })));
+  });
+});
