@@ -21,7 +21,7 @@ import { namedFiles, testFileRule } from './test-files.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 import { readRegularFile } from '../safe-read.js';
 import { LISTED_BARRELS, UNLISTED_LIMIT, unlistedImports, type UnlistedImporter, type UnlistedKind } from './unlisted-imports.js';
-import { settleImportedWrites, writersOfDoors } from './imported-door-writes.js';
+import { settleImportedWrites, writersOfDoors, type DoorModules } from './imported-door-writes.js';
 import { agentToolModules } from './agent-tool-modules.js';
 
 export { isPlainUtf8, mayMatter, mayMatterBytes, PREFILTER_TOKENS } from './prefilter.js';
@@ -196,9 +196,6 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const modules = moduleSource({ layout, files, textOf: texts.textOf, reachOf: fileReaches(parsed, texts.textOf, rel, scanOptions) });
   resolveRunReach([...scans, ...testScans], modules);
   unreadable.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  // the files whose writes of imported doors were settled against other modules: stale when one is edited
-  const writers = new Set([...scans, ...testScans].filter((f) => f.importedWrites !== undefined).map((f) => path.resolve(root, f.file)));
-  const movedModules = new Set<string>();
   const scanText = (abs: string, text: string): FileScan | undefined => {
     if (leftOut(abs)) return undefined;
     doorModules.renamedTokens();
@@ -209,26 +206,44 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     resolveRunReach([scan], modules);
     return scan;
   };
+  const writers = [...scans, ...testScans].filter((f) => f.importedWrites !== undefined).map((f) => path.resolve(root, f.file));
   const index: RepoIndex = {
     files,
     textOf: texts.textOf,
-    scanText: (abs, text) => {
-      const scan = scanText(abs, text);
-      if (doorModules.edited(abs, text, scan)) movedModules.add(abs);
-      if (scan?.importedWrites !== undefined) writers.add(abs);
-      else writers.delete(abs);
-      return scan;
-    },
+    ...editedDoorModules(writers, doorModules, scanText, edited),
     resolveRuns: (files) => resolveRunReach(files, modules),
-    // the module's readers, and the writers of doors settled against it when its text moved (a door
-    // it exports, or an export check cannot tell, may have come or gone)
-    edited: (abs, text) => {
-      const readers = edited(abs, text);
-      if (!movedModules.delete(abs)) return readers;
-      return [...new Set([...readers, ...writers])].filter((f) => f !== abs);
-    },
   };
   return { scan: { root, filesConsidered: files.length + unlistedParsed, files: scans, testFiles: testScans, unreadable }, index };
+}
+
+/**
+ * The index's edits as the door writes see them (an ESLint session): a scanned text handed to the
+ * door modules; the files whose writes of imported doors were settled against other modules (`writers`)
+ * named stale beside a module's readers when its text moved (a door it exports, or an export check
+ * cannot tell, may have come or gone).
+ */
+function editedDoorModules(
+  writers: readonly string[],
+  doorModules: DoorModules,
+  scanText: RepoIndex['scanText'],
+  readersOf: RepoIndex['edited'],
+): Pick<RepoIndex, 'scanText' | 'edited'> {
+  const writing = new Set(writers);
+  const moved = new Set<string>();
+  return {
+    scanText: (abs, text) => {
+      const scan = scanText(abs, text);
+      if (doorModules.edited(abs, text, scan)) moved.add(abs);
+      if (scan?.importedWrites !== undefined) writing.add(abs);
+      else writing.delete(abs);
+      return scan;
+    },
+    edited: (abs, text) => {
+      const readers = readersOf(abs, text);
+      if (!moved.delete(abs)) return readers;
+      return [...new Set([...readers, ...writing])].filter((f) => f !== abs);
+    },
+  };
 }
 
 function doorWordVerdict(verdict: Verdict | undefined): boolean | undefined {
