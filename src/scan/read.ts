@@ -1,10 +1,10 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { DOOR_WORD } from './door-words.js';
+import { DOOR_WORDS } from './door-words.js';
 import { readLayout, type ConfigLayout } from './layout.js';
 import { aliasTokens } from './links.js';
 import type { RepoListing } from './list.js';
-import { isPlainUtf8, makePrefilter } from './prefilter.js';
+import { isPlainUtf8Read, makePrefilter, NAMES_WORD, PASSES, type Prefilter } from './prefilter.js';
 import { readRegularFile, readRegularText } from '../safe-read.js';
 
 /** A file as read: its bytes, or the error code reading it failed with (`ENOENT`, `EACCES`, …). */
@@ -29,13 +29,19 @@ export type Verdict = typeof PLAIN_SKIP | typeof PLAIN_PARSE | typeof NOT_PLAIN 
  */
 export function listingPrefilter(listing: RepoListing, configs?: ConfigLayout): { tokens: string[]; verdictOf: (bytes: Buffer) => Verdict } {
   const tokens = aliasTokens(readLayout(listing.files, listing.configs, configs));
-  const prefilter = makePrefilter(tokens);
-  const verdictOf = (bytes: Buffer): Verdict => {
-    if (!isPlainUtf8(bytes)) return NOT_PLAIN;
-    const latin1 = bytes.toString('latin1');
-    return prefilter.latin1(bytes, latin1) ? PLAIN_PARSE : DOOR_WORD.test(latin1) ? PLAIN_SKIP_DOOR_WORD : PLAIN_SKIP;
-  };
-  return { tokens, verdictOf };
+  const prefilter = makePrefilter(tokens, DOOR_WORDS);
+  return { tokens, verdictOf: (bytes) => fileVerdict(prefilter, bytes) };
+}
+
+/**
+ * A file's verdict by a prefilter made with the door words (`makePrefilter(tokens, DOOR_WORDS)`):
+ * the bytes read as latin1 once, and every question asked of that string.
+ */
+export function fileVerdict(prefilter: Prefilter, bytes: Buffer): Verdict {
+  const latin1 = bytes.toString('latin1');
+  if (!isPlainUtf8Read(bytes, latin1)) return NOT_PLAIN;
+  const classified = prefilter.classify(bytes, latin1);
+  return classified === PASSES ? PLAIN_PARSE : classified === NAMES_WORD ? PLAIN_SKIP_DOOR_WORD : PLAIN_SKIP;
 }
 
 /** A repo's listing and the bytes of every listed file, read ahead of the scan (read-worker.ts). */
