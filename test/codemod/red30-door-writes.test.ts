@@ -1,10 +1,7 @@
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCodemod } from '../../src/codemod/index.js';
-import { loadProject } from '../../src/manifest/load.js';
-import { FIXTURES } from '../helpers/paths.js';
-import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+import { removeDir } from '../helpers/temp-repo.js';
+import { codemodInSharedTree } from './shared-tree.js';
 
 /**
  * Session 30: a write that breaks a door (check's door writes), or may break one because check
@@ -15,16 +12,7 @@ const MANIFEST =
   'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools:\n  - mcp: { server: github, tool: "*" }\n    action: weather.get\n';
 
 async function codemodOf(files: Record<string, string>) {
-  const dir = makeTempDir('codemod-red30-');
-  dirs.push(dir);
-  cpSync(path.join(FIXTURES, 'codemod', '_shared'), dir, { recursive: true });
-  writeFileSync(path.join(dir, 'ctrlrun.tools.yaml'), MANIFEST);
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    writeFileSync(path.join(dir, rel), text);
-  }
-  const project = loadProject({ cwd: dir });
-  return { dir, result: await runCodemod({ manifest: project.manifest, policy: project.policy }) };
+  return codemodInSharedTree('codemod-red30-', { 'ctrlrun.tools.yaml': MANIFEST, ...files }, dirs);
 }
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));

@@ -1,10 +1,7 @@
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCodemod } from '../../src/codemod/index.js';
-import { loadProject } from '../../src/manifest/load.js';
-import { FIXTURES } from '../helpers/paths.js';
-import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+import { removeDir } from '../helpers/temp-repo.js';
+import { codemodInSharedTree } from './shared-tree.js';
 
 /**
  * Session 32 (test/check/red32-unscanned-exports.test.ts): a server made by an imported factory and
@@ -18,9 +15,6 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 async function codemodOf(ops: string[]) {
-  const dir = makeTempDir('codemod-red32-');
-  dirs.push(dir);
-  cpSync(path.join(FIXTURES, 'codemod', '_shared'), dir, { recursive: true });
   const files: Record<string, string> = {
     'ctrlrun.tools.yaml': MANIFEST,
     'src/factory.ts': [
@@ -34,12 +28,7 @@ async function codemodOf(ops: string[]) {
     ),
     'src/ops.ts': [...ops, ''].join('\n'),
   };
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    writeFileSync(path.join(dir, rel), text);
-  }
-  const project = loadProject({ cwd: dir });
-  return { dir, result: await runCodemod({ manifest: project.manifest, policy: project.policy }) };
+  return codemodInSharedTree('codemod-red32-', files, dirs);
 }
 
 describe('codemod: a door part written on an export of a module check does not scan', () => {

@@ -1,10 +1,7 @@
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCodemod } from '../../src/codemod/index.js';
-import { loadProject } from '../../src/manifest/load.js';
-import { FIXTURES } from '../helpers/paths.js';
-import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+import { removeDir } from '../helpers/temp-repo.js';
+import { codemodInSharedTree } from './shared-tree.js';
 
 /**
  * Session 33 (test/check/red33-agent-tool-calls.test.ts): a function tool `{ type: KIND, invoke }`
@@ -19,9 +16,6 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 async function codemodOf(shell: string, fnType: string) {
-  const dir = makeTempDir('codemod-red33-');
-  dirs.push(dir);
-  cpSync(path.join(FIXTURES, 'codemod', '_shared'), dir, { recursive: true });
   const files: Record<string, string> = {
     'ctrlrun.tools.yaml': MANIFEST,
     'src/kinds.ts': "export const SHELL = ['sh', 'ell'].join('');\nexport const FN = process.env.FN_TYPE!;\n",
@@ -42,12 +36,7 @@ async function codemodOf(shell: string, fnType: string) {
       'box.tools.push(pushed);',
     ),
   };
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    writeFileSync(path.join(dir, rel), text);
-  }
-  const project = loadProject({ cwd: dir });
-  return { dir, result: await runCodemod({ manifest: project.manifest, policy: project.policy }) };
+  return codemodInSharedTree('codemod-red33-', files, dirs);
 }
 
 const lines = (...l: string[]): string => `${l.join('\n')}\n`;
