@@ -1,6 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
-import { collectModuleImports, importedAs } from '../imports.js';
+import { collectModuleImports, importedAs, requiredModule } from '../imports.js';
 import { declarationAt, initializerInScope } from '../local-values.js';
 import { spanOf } from '../parse.js';
 import { isStringLike, skipWrappers } from '../syntax.js';
@@ -50,9 +50,40 @@ export function exportedDoors(cx: FileContext, doorOf: DoorOfValue): { doors?: R
       add('default', heldBy(st.expression));
     } else if (typescript.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && typescript.isNamedExports(st.exportClause)) {
       for (const el of st.exportClause.elements) add(el.name.text, heldBy((el.propertyName ?? el.name) as ts.Identifier));
+    } else if (typescript.isExpressionStatement(st)) {
+      for (const [name, value] of commonJsExports(st.expression)) add(name, heldBy(value));
     }
   }
   return { ...(Object.keys(out).length > 0 ? { doors: out } : {}), ...(unknown.length > 0 ? { unknown } : {}) };
+}
+
+/**
+ * The exports a CommonJS statement makes, by name: `module.exports = { github, gh: shellTool }`,
+ * `exports.github = github`, `module.exports.github = …` (what `require` and an import of the module
+ * read by those names). `module.exports = door` itself is not read.
+ */
+function commonJsExports(expr: ts.Expression): Array<readonly [string, ts.Expression]> {
+  if (!typescript.isBinaryExpression(expr) || expr.operatorToken.kind !== typescript.SyntaxKind.EqualsToken) return [];
+  const left = skipWrappers(expr.left);
+  if (isModuleExports(left)) {
+    const right = skipWrappers(expr.right);
+    if (!typescript.isObjectLiteralExpression(right)) return [];
+    const out: Array<readonly [string, ts.Expression]> = [];
+    for (const p of right.properties) {
+      if (typescript.isShorthandPropertyAssignment(p)) out.push([p.name.text, p.name]);
+      else if (typescript.isPropertyAssignment(p) && (typescript.isIdentifier(p.name) || isStringLike(p.name))) out.push([p.name.text, p.initializer]);
+    }
+    return out;
+  }
+  const name = memberName(left);
+  if (name === undefined) return [];
+  const holder = skipWrappers((left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
+  return (typescript.isIdentifier(holder) && holder.text === 'exports') || isModuleExports(holder) ? [[name, expr.right]] : [];
+}
+
+/** `module.exports`. */
+function isModuleExports(e: ts.Expression): boolean {
+  return typescript.isPropertyAccessExpression(e) && typescript.isIdentifier(e.expression) && e.expression.text === 'module' && e.name.text === 'exports';
 }
 
 /** What `heldBy` answers for a value check cannot tell. */
@@ -68,7 +99,11 @@ export function importedBinding(
   expr: ts.Expression,
   ancestors: readonly ts.Node[],
 ): { specifier: string; name: string; members: string[] } | undefined {
-  const read = importedPath(cx.sf, expr, (local) => declarationAt(local, ancestors, cx.hoisted) !== undefined);
+  const read = importedPath(cx.sf, expr, (local) => {
+    const found = declarationAt(local, ancestors, cx.hoisted);
+    // a top-level `const { github } = require('./doors')` declares the binding it reads, shadowing nothing
+    return found !== undefined && !(typescript.isSourceFile(ancestors[found.depth]!) && isRequireDeclaration(found.declaration));
+  });
   if (read === undefined) return undefined;
   // a namespace import's first member is the export read; a binding itself is one
   const path = read.name === '*' ? read.members : [read.name, ...read.members];
@@ -95,7 +130,7 @@ export function importedPath(
     e = skipWrappers((e as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
   }
   if (!typescript.isIdentifier(e) || shadowed(e.text)) return undefined;
-  const b = importOf(sf, e.text);
+  const b = importOf(sf, e.text) ?? requireOf(sf, e.text);
   return b === undefined ? undefined : { specifier: b.specifier, name: b.name, members };
 }
 
@@ -116,6 +151,24 @@ export function importOf(sf: ts.SourceFile, local: string): { specifier: string;
     collectModuleImports(sf).filter((i) => i.syntax === 'import'),
     { everyForm: true },
   );
+}
+
+/**
+ * The module a top-level `require` declaring `local` reads, as the import it means: `const { a, b: c }
+ * = require('./m')` a named import, `const m = require('./m')` (and `import m = require('./m')`) a
+ * namespace one (`*`). A CommonJS app's doors cross modules so (issue 40 item 4).
+ */
+export function requireOf(sf: ts.SourceFile, local: string): { specifier: string; name: string } | undefined {
+  return importedAs(
+    local,
+    collectModuleImports(sf).filter((i) => i.syntax === 'require'),
+    { everyForm: true },
+  );
+}
+
+/** Whether a declaration is a variable holding a `require` call's value. */
+function isRequireDeclaration(d: ts.Node): boolean {
+  return typescript.isVariableDeclaration(d) && requiredModule(d.initializer) !== undefined;
 }
 
 /**
