@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { DOOR_WORD } from './door-words.js';
-import { AGENT_DOOR, importedPath, importOf } from './file/door-exports.js';
+import { AGENT_DOOR, ANY_EXPORT, importedPath, importOf } from './file/door-exports.js';
 import { skipWrappers } from './syntax.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
 import { parseSource, type Parsed } from './parse.js';
@@ -139,7 +139,7 @@ function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: 
     const door = exportedDoor(m, { ...alias, members: [...alias.members, ...members] }, target.file, depth + 1, seen);
     if (door !== undefined) return door;
   }
-  if (scanned?.unknownExports?.includes(name)) return UNKNOWN;
+  if (unknownExport(scanned, name)) return UNKNOWN;
   if (!sf) return undefined;
   for (const st of sf.statements) {
     if (!typescript.isExportDeclaration(st) || st.isTypeOnly) continue;
@@ -151,8 +151,13 @@ function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: 
   // a module no scan read makes no door (it names neither the SDK nor the generated module), but its
   // export may hold one made elsewhere (`export const gh = makeServer()`, the factory imported):
   // check asks that module's own scan, as it asks a scanned one's (fail closed)
-  if (scanned === undefined && m.unreadScanOf(target.file)?.unknownExports?.includes(name)) return UNKNOWN;
+  if (scanned === undefined && unknownExport(m.unreadScanOf(target.file), name)) return UNKNOWN;
   return undefined;
+}
+
+/** Whether a module's scan cannot tell its export `name`: that export, or any (a CommonJS `module.exports` check cannot list). */
+function unknownExport(scan: FileScan | undefined, name: string): boolean {
+  return scan?.unknownExports?.some((n) => n === name || n === ANY_EXPORT) === true;
 }
 
 /** How many `const a = b` steps an exported value is followed through to an import. */

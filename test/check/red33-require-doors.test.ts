@@ -49,6 +49,11 @@ describe('a door written through `require` (the writer)', () => {
   it('silent: a name of the required module that is no door, a package required, a local name declared again', () => {
     const other = { 'src/doors.ts': DOORS, 'src/ops.js': lines("const { config } = require('./doors');", 'config.toolInputGuardrails = [];') };
     expect(found(other, GUARD.ruleId, 'src/ops.js')).toEqual([]);
+    // as the ES-import form of each is
+    const esOther = { 'src/doors.ts': DOORS, 'src/ops.ts': lines("import { config } from './doors.js';", 'config.toolInputGuardrails = [];') };
+    expect(found(esOther, GUARD.ruleId, 'src/ops.ts')).toEqual([]);
+    const esPkg = { 'src/doors.ts': DOORS, 'src/ops.ts': lines("import { github } from 'github-sdk';", 'github.toolInputGuardrails = [];') };
+    expect(found(esPkg, GUARD.ruleId, 'src/ops.ts')).toEqual([]);
     const pkg = { 'src/doors.ts': DOORS, 'src/ops.js': lines("const { github } = require('github-sdk');", 'github.toolInputGuardrails = [];') };
     expect(found(pkg, GUARD.ruleId, 'src/ops.js')).toEqual([]);
     const shadowed = {
@@ -96,5 +101,20 @@ describe('a door exported by CommonJS (the door side)', () => {
       'src/ops.js': lines("const { github } = require('./doors');", 'github.toolInputGuardrails = [];'),
     };
     expect(found(kept, GUARD.ruleId, 'src/ops.js')).toEqual([]);
+  });
+
+  it('fail closed: a `module.exports` check cannot list the names of (a module required again, a call, a spread) may export a door', () => {
+    const writer = lines("const { github } = require('./index');", 'github.toolInputGuardrails = [];');
+    const cannotTell = [{ line: 2, unresolved: true }];
+    for (const index of ["module.exports = require('./doors');", 'module.exports = makeDoors();', "module.exports = { ...require('./doors'), other: 1 };"]) {
+      const files = { 'src/doors.js': cjsDoors('module.exports = { github };'), 'src/index.js': index, 'src/ops.js': writer };
+      expect(found(files, GUARD.ruleId, 'src/ops.js')).toEqual(cannotTell);
+    }
+    // the door's own module, scanned (it names the SDK), exporting a value check cannot list
+    const own = { 'src/doors.js': cjsDoors('module.exports = Object.assign({}, { github });'), 'src/ops.js': writer.replace('./index', './doors') };
+    expect(found(own, GUARD.ruleId, 'src/ops.js')).toEqual(cannotTell);
+    // a method is no door: the module's other names are known
+    const method = { 'src/doors.js': cjsDoors('module.exports = { shellTool, make() { return 1; } };'), 'src/ops.js': writer.replace('./index', './doors') };
+    expect(found(method, GUARD.ruleId, 'src/ops.js')).toEqual([]);
   });
 });

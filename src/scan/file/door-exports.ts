@@ -51,7 +51,10 @@ export function exportedDoors(cx: FileContext, doorOf: DoorOfValue): { doors?: R
     } else if (typescript.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && typescript.isNamedExports(st.exportClause)) {
       for (const el of st.exportClause.elements) add(el.name.text, heldBy((el.propertyName ?? el.name) as ts.Identifier));
     } else if (typescript.isExpressionStatement(st)) {
-      for (const [name, value] of commonJsExports(st.expression)) add(name, heldBy(value));
+      for (const [name, value] of commonJsExports(st.expression)) {
+        if (value === null) unknown.push(ANY_EXPORT);
+        else add(name, heldBy(value));
+      }
     }
   }
   return { ...(Object.keys(out).length > 0 ? { doors: out } : {}), ...(unknown.length > 0 ? { unknown } : {}) };
@@ -60,18 +63,21 @@ export function exportedDoors(cx: FileContext, doorOf: DoorOfValue): { doors?: R
 /**
  * The exports a CommonJS statement makes, by name: `module.exports = { github, gh: shellTool }`,
  * `exports.github = github`, `module.exports.github = …` (what `require` and an import of the module
- * read by those names). `module.exports = door` itself is not read.
+ * read by those names). A value check cannot list the names of (`module.exports = require('./doors')`,
+ * `= makeDoors()`, a spread) is `[ANY_EXPORT, null]`: every name may be a door (fail closed).
  */
-function commonJsExports(expr: ts.Expression): Array<readonly [string, ts.Expression]> {
+function commonJsExports(expr: ts.Expression): Array<readonly [string, ts.Expression | null]> {
   if (!typescript.isBinaryExpression(expr) || expr.operatorToken.kind !== typescript.SyntaxKind.EqualsToken) return [];
   const left = skipWrappers(expr.left);
   if (isModuleExports(left)) {
     const right = skipWrappers(expr.right);
-    if (!typescript.isObjectLiteralExpression(right)) return [];
-    const out: Array<readonly [string, ts.Expression]> = [];
+    if (!typescript.isObjectLiteralExpression(right)) return [[ANY_EXPORT, null]];
+    const out: Array<readonly [string, ts.Expression | null]> = [];
     for (const p of right.properties) {
       if (typescript.isShorthandPropertyAssignment(p)) out.push([p.name.text, p.name]);
       else if (typescript.isPropertyAssignment(p) && (typescript.isIdentifier(p.name) || isStringLike(p.name))) out.push([p.name.text, p.initializer]);
+      // a method is no door; a spread, a computed name or an accessor may be any
+      else if (!typescript.isMethodDeclaration(p)) out.push([ANY_EXPORT, null]);
     }
     return out;
   }
@@ -80,6 +86,9 @@ function commonJsExports(expr: ts.Expression): Array<readonly [string, ts.Expres
   const holder = skipWrappers((left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
   return (typescript.isIdentifier(holder) && holder.text === 'exports') || isModuleExports(holder) ? [[name, expr.right]] : [];
 }
+
+/** The unknown export a CommonJS module lists when check cannot tell the names of its `module.exports`: any name read may be a door. */
+export const ANY_EXPORT = '*';
 
 /** `module.exports`. */
 function isModuleExports(e: ts.Expression): boolean {
