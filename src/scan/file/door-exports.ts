@@ -153,7 +153,7 @@ function memberName(e: ts.Expression): string | undefined {
   return typescript.isElementAccessExpression(e) && isStringLike(e.argumentExpression) ? e.argumentExpression.text : undefined;
 }
 
-/** The import declaring `local` at the top of the file: its specifier and the name imported (`default`, `*` for a namespace); `require` bindings are not read. */
+/** The import declaring `local` at the top of the file: its specifier and the name imported (`default`, `*` for a namespace); a `require` is `requireOf`'s. */
 export function importOf(sf: ts.SourceFile, local: string): { specifier: string; name: string } | undefined {
   return importedAs(
     local,
