@@ -118,3 +118,40 @@ describe('a door exported by CommonJS (the door side)', () => {
     expect(found(method, GUARD.ruleId, 'src/ops.js')).toEqual([]);
   });
 });
+
+describe('a door that is the whole of `module.exports`', () => {
+  const server = lines(
+    "const { MCPServerStdio } = require('@openai/agents');",
+    "const { protectMcpServer } = require('./ctrlrun.generated.js');",
+    "module.exports = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
+  );
+  const shell = lines("const { protectShellTool } = require('./ctrlrun.generated.js');", "module.exports = protectShellTool('host.shell', { shell: {} });");
+
+  it('required whole and written itself, or imported as the default', () => {
+    expect(
+      found({ 'src/server.js': server, 'src/ops.js': lines("const gh = require('./server');", 'gh.toolInputGuardrails = [];') }, GUARD.ruleId, 'src/ops.js'),
+    ).toEqual(GUARD.at);
+    expect(
+      found({ 'src/shell.js': shell, 'src/ops.js': lines("const sh = require('./shell');", 'sh.shell = () => undefined;') }, SHELL.ruleId, 'src/ops.js'),
+    ).toEqual(SHELL.at);
+    expect(
+      found({ 'src/shell.js': shell, 'src/ops.ts': lines("import sh from './shell.js';", 'sh.shell = () => undefined;') }, SHELL.ruleId, 'src/ops.ts'),
+    ).toEqual(SHELL.at);
+  });
+
+  it('silent: a whole require of a module exporting a plain object, and a member of the door that is no door', () => {
+    const config = { 'src/config.js': "module.exports = { shell: 'zsh' };\n", 'src/ops.js': lines("const cfg = require('./config');", "cfg.shell = 'bash';") };
+    expect(found(config, SHELL.ruleId, 'src/ops.js')).toEqual([]);
+    const deeper = { 'src/shell.js': shell, 'src/ops.js': lines("const sh = require('./shell');", 'sh.shell.shell = () => undefined;') };
+    expect(found(deeper, SHELL.ruleId, 'src/ops.js')).toEqual([]);
+    // an ES namespace import written itself is the namespace, not the module's default door
+    const esm = lines("import { protectShellTool } from './ctrlrun.generated.js';", "export default protectShellTool('host.shell', { shell: {} as never });");
+    expect(
+      found(
+        { 'src/shell.ts': esm, 'src/ops.ts': lines("import * as sh from './shell.js';", '(sh as any).shell = () => undefined;') },
+        SHELL.ruleId,
+        'src/ops.ts',
+      ),
+    ).toEqual([]);
+  });
+});

@@ -52,8 +52,12 @@ export function exportedDoors(cx: FileContext, doorOf: DoorOfValue): { doors?: R
       for (const el of st.exportClause.elements) add(el.name.text, heldBy((el.propertyName ?? el.name) as ts.Identifier));
     } else if (typescript.isExpressionStatement(st)) {
       for (const [name, value] of commonJsExports(st.expression)) {
-        if (value === null) unknown.push(ANY_EXPORT);
-        else add(name, heldBy(value));
+        const held = value === null ? UNKNOWN : heldBy(value);
+        // `module.exports = door`: the door is what `require` returns and an ES import reads as the
+        // default, its names the door's own; any other value may hold a door under any name
+        if (name === WHOLE && held !== undefined && held !== UNKNOWN) add('default', held);
+        else if (name === WHOLE) unknown.push(ANY_EXPORT);
+        else add(name, held);
       }
     }
   }
@@ -63,15 +67,15 @@ export function exportedDoors(cx: FileContext, doorOf: DoorOfValue): { doors?: R
 /**
  * The exports a CommonJS statement makes, by name: `module.exports = { github, gh: shellTool }`,
  * `exports.github = github`, `module.exports.github = …` (what `require` and an import of the module
- * read by those names). A value check cannot list the names of (`module.exports = require('./doors')`,
- * `= makeDoors()`, a spread) is `[ANY_EXPORT, null]`: every name may be a door (fail closed).
+ * read by those names); any other `module.exports = value` is `[WHOLE, value]`. A spread, a computed
+ * name or an accessor is `[ANY_EXPORT, null]`: any name may be a door there (fail closed).
  */
 function commonJsExports(expr: ts.Expression): Array<readonly [string, ts.Expression | null]> {
   if (!typescript.isBinaryExpression(expr) || expr.operatorToken.kind !== typescript.SyntaxKind.EqualsToken) return [];
   const left = skipWrappers(expr.left);
   if (isModuleExports(left)) {
     const right = skipWrappers(expr.right);
-    if (!typescript.isObjectLiteralExpression(right)) return [[ANY_EXPORT, null]];
+    if (!typescript.isObjectLiteralExpression(right)) return [[WHOLE, right]];
     const out: Array<readonly [string, ts.Expression | null]> = [];
     for (const p of right.properties) {
       if (typescript.isShorthandPropertyAssignment(p)) out.push([p.name.text, p.name]);
@@ -86,6 +90,9 @@ function commonJsExports(expr: ts.Expression): Array<readonly [string, ts.Expres
   const holder = skipWrappers((left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
   return (typescript.isIdentifier(holder) && holder.text === 'exports') || isModuleExports(holder) ? [[name, expr.right]] : [];
 }
+
+/** What `commonJsExports` names `module.exports` itself by when it is no object literal (`module.exports = github`). */
+const WHOLE = '\0module.exports';
 
 /** The unknown export a CommonJS module lists when check cannot tell the names of its `module.exports`: any name read may be a door. */
 export const ANY_EXPORT = '*';
@@ -114,8 +121,9 @@ export function importedBinding(
     return found !== undefined && !(typescript.isSourceFile(ancestors[found.depth]!) && isRequireDeclaration(found.declaration));
   });
   if (read === undefined) return undefined;
-  // a namespace import's first member is the export read; a binding itself is one
-  const path = read.name === '*' ? read.members : [read.name, ...read.members];
+  // a namespace import's first member is the export read; a binding itself is one; a whole
+  // `require` written itself (`const sh = require('./shell'); sh.shell = …`) reads `module.exports`, the default
+  const path = read.name === '*' ? (read.members.length === 0 && read.required ? ['default'] : read.members) : [read.name, ...read.members];
   return path.length > 0 ? { specifier: read.specifier, name: path[0]!, members: path.slice(1) } : undefined;
 }
 
@@ -129,7 +137,7 @@ export function importedPath(
   sf: ts.SourceFile,
   expr: ts.Expression,
   shadowed: (local: string) => boolean = () => false,
-): { specifier: string; name: string; members: string[] } | undefined {
+): { specifier: string; name: string; members: string[]; required?: true } | undefined {
   const members: string[] = [];
   let e = skipWrappers(expr);
   for (;;) {
@@ -139,8 +147,10 @@ export function importedPath(
     e = skipWrappers((e as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
   }
   if (!typescript.isIdentifier(e) || shadowed(e.text)) return undefined;
-  const b = importOf(sf, e.text) ?? requireOf(sf, e.text);
-  return b === undefined ? undefined : { specifier: b.specifier, name: b.name, members };
+  const b = importOf(sf, e.text);
+  if (b !== undefined) return { specifier: b.specifier, name: b.name, members };
+  const r = requireOf(sf, e.text);
+  return r === undefined ? undefined : { specifier: r.specifier, name: r.name, members, required: true };
 }
 
 /**
