@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { DOOR_WORD } from './door-words.js';
-import { AGENT_DOOR, importedPath, importOf } from './file/door-exports.js';
+import { AGENT_DOOR, ANY_EXPORT, importedPath, importOf } from './file/door-exports.js';
 import { skipWrappers } from './syntax.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
 import { parseSource, type Parsed } from './parse.js';
@@ -163,13 +163,12 @@ function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: 
     const doors = alias.reads.map((r) => exportedDoor(m, { ...r, members: [...r.members, ...members] }, target.file, depth + 1, new Set(seen)));
     const door = joined(doors, own, alias.other);
     if (typeof door === 'object') {
-      door.unknown ||=
-        scanned?.unknownExports?.includes(name) === true || (scanned === undefined && m.unreadScanOf(target.file)?.unknownExports?.includes(name) === true);
+      door.unknown ||= unknownExport(scanned, name) || (scanned === undefined && unknownExport(m.unreadScanOf(target.file), name));
     }
     if (door !== undefined) return door;
   }
   if (own !== undefined) return own;
-  if (scanned?.unknownExports?.includes(name)) return UNKNOWN;
+  if (unknownExport(scanned, name)) return UNKNOWN;
   if (!sf) return undefined;
   for (const st of sf.statements) {
     if (!typescript.isExportDeclaration(st) || st.isTypeOnly) continue;
@@ -181,7 +180,7 @@ function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: 
   // a module no scan read makes no door (it names neither the SDK nor the generated module), but its
   // export may hold one made elsewhere (`export const gh = makeServer()`, the factory imported):
   // check asks that module's own scan, as it asks a scanned one's (fail closed)
-  if (scanned === undefined && m.unreadScanOf(target.file)?.unknownExports?.includes(name)) return UNKNOWN;
+  if (scanned === undefined && unknownExport(m.unreadScanOf(target.file), name)) return UNKNOWN;
   return undefined;
 }
 
@@ -208,6 +207,11 @@ function joined(doors: readonly ExportedDoor[], own: string | undefined, other: 
   // the module's own door with imports that are none (or the same door) is its door, as its scan says
   if (found.size === 1 && !unknown && !noDoor) return [...found][0];
   return { doors: [...found], unknown };
+}
+
+/** Whether a module's scan cannot tell its export `name`: that export, or any (a CommonJS `module.exports` check cannot list). */
+function unknownExport(scan: FileScan | undefined, name: string): boolean {
+  return scan?.unknownExports?.some((n) => n === name || n === ANY_EXPORT) === true;
 }
 
 /** How many `const a = b` steps an exported value is followed through to an import. */

@@ -1,6 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
-import { collectModuleImports, importedAs } from '../imports.js';
+import { collectModuleImports, importedAs, requiredModule } from '../imports.js';
 import { declarationAt, initializerInScope } from '../local-values.js';
 import { spanOf } from '../parse.js';
 import { isStringLike, skipWrappers } from '../syntax.js';
@@ -50,9 +50,56 @@ export function exportedDoors(cx: FileContext, doorOf: DoorOfValue): { doors?: R
       add('default', heldBy(st.expression));
     } else if (typescript.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && typescript.isNamedExports(st.exportClause)) {
       for (const el of st.exportClause.elements) add(el.name.text, heldBy((el.propertyName ?? el.name) as ts.Identifier));
+    } else if (typescript.isExpressionStatement(st)) {
+      for (const [name, value] of commonJsExports(st.expression)) {
+        const held = value === null ? UNKNOWN : heldBy(value);
+        // `module.exports = door`: the door is what `require` returns and an ES import reads as the
+        // default, its names the door's own; any other value may hold a door under any name
+        if (name === WHOLE && held !== undefined && held !== UNKNOWN) add('default', held);
+        else if (name === WHOLE) unknown.push(ANY_EXPORT);
+        else add(name, held);
+      }
     }
   }
   return { ...(Object.keys(out).length > 0 ? { doors: out } : {}), ...(unknown.length > 0 ? { unknown } : {}) };
+}
+
+/**
+ * The exports a CommonJS statement makes, by name: `module.exports = { github, gh: shellTool }`,
+ * `exports.github = github`, `module.exports.github = …` (what `require` and an import of the module
+ * read by those names); any other `module.exports = value` is `[WHOLE, value]`. A spread, a computed
+ * name or an accessor is `[ANY_EXPORT, null]`: any name may be a door there (fail closed).
+ */
+function commonJsExports(expr: ts.Expression): Array<readonly [string, ts.Expression | null]> {
+  if (!typescript.isBinaryExpression(expr) || expr.operatorToken.kind !== typescript.SyntaxKind.EqualsToken) return [];
+  const left = skipWrappers(expr.left);
+  if (isModuleExports(left)) {
+    const right = skipWrappers(expr.right);
+    if (!typescript.isObjectLiteralExpression(right)) return [[WHOLE, right]];
+    const out: Array<readonly [string, ts.Expression | null]> = [];
+    for (const p of right.properties) {
+      if (typescript.isShorthandPropertyAssignment(p)) out.push([p.name.text, p.name]);
+      else if (typescript.isPropertyAssignment(p) && (typescript.isIdentifier(p.name) || isStringLike(p.name))) out.push([p.name.text, p.initializer]);
+      // a method is no door; a spread, a computed name or an accessor may be any
+      else if (!typescript.isMethodDeclaration(p)) out.push([ANY_EXPORT, null]);
+    }
+    return out;
+  }
+  const name = memberName(left);
+  if (name === undefined) return [];
+  const holder = skipWrappers((left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
+  return (typescript.isIdentifier(holder) && holder.text === 'exports') || isModuleExports(holder) ? [[name, expr.right]] : [];
+}
+
+/** What `commonJsExports` names `module.exports` itself by when it is no object literal (`module.exports = github`). */
+const WHOLE = '\0module.exports';
+
+/** The unknown export a CommonJS module lists when check cannot tell the names of its `module.exports`: any name read may be a door. */
+export const ANY_EXPORT = '*';
+
+/** `module.exports`. */
+function isModuleExports(e: ts.Expression): boolean {
+  return typescript.isPropertyAccessExpression(e) && typescript.isIdentifier(e.expression) && e.expression.text === 'module' && e.name.text === 'exports';
 }
 
 /** What `heldBy` answers for a value check cannot tell. */
@@ -68,10 +115,15 @@ export function importedBinding(
   expr: ts.Expression,
   ancestors: readonly ts.Node[],
 ): { specifier: string; name: string; members: string[] } | undefined {
-  const read = importedPath(cx.sf, expr, (local) => declarationAt(local, ancestors, cx.hoisted) !== undefined);
+  const read = importedPath(cx.sf, expr, (local) => {
+    const found = declarationAt(local, ancestors, cx.hoisted);
+    // a top-level `const { github } = require('./doors')` declares the binding it reads, shadowing nothing
+    return found !== undefined && !(typescript.isSourceFile(ancestors[found.depth]!) && isRequireDeclaration(found.declaration));
+  });
   if (read === undefined) return undefined;
-  // a namespace import's first member is the export read; a binding itself is one
-  const path = read.name === '*' ? read.members : [read.name, ...read.members];
+  // a namespace import's first member is the export read; a binding itself is one; a whole
+  // `require` written itself (`const sh = require('./shell'); sh.shell = …`) reads `module.exports`, the default
+  const path = read.name === '*' ? (read.members.length === 0 && read.required ? ['default'] : read.members) : [read.name, ...read.members];
   return path.length > 0 ? { specifier: read.specifier, name: path[0]!, members: path.slice(1) } : undefined;
 }
 
@@ -85,7 +137,7 @@ export function importedPath(
   sf: ts.SourceFile,
   expr: ts.Expression,
   shadowed: (local: string) => boolean = () => false,
-): { specifier: string; name: string; members: string[] } | undefined {
+): { specifier: string; name: string; members: string[]; required?: true } | undefined {
   const members: string[] = [];
   let e = skipWrappers(expr);
   for (;;) {
@@ -96,7 +148,9 @@ export function importedPath(
   }
   if (!typescript.isIdentifier(e) || shadowed(e.text)) return undefined;
   const b = importOf(sf, e.text);
-  return b === undefined ? undefined : { specifier: b.specifier, name: b.name, members };
+  if (b !== undefined) return { specifier: b.specifier, name: b.name, members };
+  const r = requireOf(sf, e.text);
+  return r === undefined ? undefined : { specifier: r.specifier, name: r.name, members, required: true };
 }
 
 /**
@@ -109,13 +163,31 @@ function memberName(e: ts.Expression): string | undefined {
   return typescript.isElementAccessExpression(e) && isStringLike(e.argumentExpression) ? e.argumentExpression.text : undefined;
 }
 
-/** The import declaring `local` at the top of the file: its specifier and the name imported (`default`, `*` for a namespace); `require` bindings are not read. */
+/** The import declaring `local` at the top of the file: its specifier and the name imported (`default`, `*` for a namespace); a `require` is `requireOf`'s. */
 export function importOf(sf: ts.SourceFile, local: string): { specifier: string; name: string } | undefined {
   return importedAs(
     local,
     collectModuleImports(sf).filter((i) => i.syntax === 'import'),
     { everyForm: true },
   );
+}
+
+/**
+ * The module a top-level `require` declaring `local` reads, as the import it means: `const { a, b: c }
+ * = require('./m')` a named import, `const m = require('./m')` (and `import m = require('./m')`) a
+ * namespace one (`*`). A CommonJS app's doors cross modules so (issue 40 item 4).
+ */
+export function requireOf(sf: ts.SourceFile, local: string): { specifier: string; name: string } | undefined {
+  return importedAs(
+    local,
+    collectModuleImports(sf).filter((i) => i.syntax === 'require'),
+    { everyForm: true },
+  );
+}
+
+/** Whether a declaration is a variable holding a `require` call's value. */
+function isRequireDeclaration(d: ts.Node): boolean {
+  return typescript.isVariableDeclaration(d) && requiredModule(d.initializer) !== undefined;
 }
 
 /**
