@@ -36,34 +36,54 @@ const INVOKE = /\binvoke\b/;
 /**
  * Scans again the modules whose exports an agent's `tools` holds (a few: only such imports are
  * followed, only modules whose text may hold a door, and of the modules using the SDK only those
- * spelling `invoke`); returns the names read from each, by absolute path, for a later scan of a new text.
+ * spelling `invoke`); returns the names read from each, by absolute path, for a later scan of a new
+ * text, and the modules the search reached.
  */
-export function agentToolModules(s: AgentToolSearch): Map<string, ReadonlySet<string>> {
+export function agentToolModules(s: AgentToolSearch): HandedNames {
+  const out = handedNames(s);
+  for (const [abs, names] of out.handed) {
+    const rel = path.relative(s.root, abs).split(path.sep).join('/');
+    // (a search by name: the modules are few, and an insertion moves the scans after it)
+    const known = s.scans.findIndex((scan) => scan.file === rel);
+    const scan = s.scan(abs, names);
+    if (known >= 0) s.scans[known] = scan;
+    else s.scans.splice(insertionPoint(s.scans, rel), 0, scan);
+  }
+  return out;
+}
+
+export interface HandedNames {
+  handed: Map<string, ReadonlySet<string>>;
+  reached: ReadonlySet<string>;
+}
+
+/**
+ * The names an agent's `tools` reads from each module that may hold such a door (`handed`), and
+ * every module the search reached (`reached`: the modules, the barrels on the way, the unlisted
+ * modules behind an import), whose edit may change what is handed. Scans nothing.
+ */
+export function handedNames(s: Omit<AgentToolSearch, 'scan'>): HandedNames {
   const wanted = new Map<string, Set<string>>();
   for (const scan of s.scans) {
     if (!scan.agentToolImports) continue;
     const from = path.resolve(s.root, scan.file);
     for (const read of scan.agentToolImports) exporters(s, read, from, 0, wanted);
   }
-  const out = new Map<string, ReadonlySet<string>>();
-  if (wanted.size === 0) return out;
+  const handed = new Map<string, ReadonlySet<string>>();
+  const reached = new Set(wanted.keys());
+  if (wanted.size === 0) return { handed, reached };
+  const byFile = new Map(s.scans.map((scan) => [scan.file, scan]));
   for (const [abs, names] of wanted) {
     if (!isSourceFile(abs) || s.leftOut(abs)) continue;
-    const rel = path.relative(s.root, abs).split(path.sep).join('/');
-    // (a search by name: the modules are few, and an insertion moves the scans after it)
-    const known = s.scans.findIndex((scan) => scan.file === rel);
-    const own = known >= 0 ? s.scans[known]! : undefined;
+    const own = byFile.get(path.relative(s.root, abs).split(path.sep).join('/'));
     const text = s.textOf(abs);
     if (text === undefined || !text.includes('type') || !MAY_HOLD.test(text)) continue;
     // a module using the SDK or the generated module already reads a door's unread `type`
     // (file/literal-doors.ts); only a function tool's `{ type: KIND, invoke }` waits for the names
     if (own && (own.importsSdk || own.generatedImports.length > 0) && !INVOKE.test(text)) continue;
-    out.set(abs, names);
-    const scan = s.scan(abs, names);
-    if (known >= 0) s.scans[known] = scan;
-    else s.scans.splice(insertionPoint(s.scans, rel), 0, scan);
+    handed.set(abs, names);
   }
-  return out;
+  return { handed, reached };
 }
 
 /** How many re-exports (`export * from`, `export { a as b } from`) an export is followed through. */
@@ -79,7 +99,7 @@ const REEXPORT = /\bexport\s*(?:\*|\{[^}]*\})\s*from\b|\bexport\s*\{/;
  * the agent's file calls for its tools is wanted as `name()` (what it returns is handed).
  */
 function exporters(
-  s: AgentToolSearch,
+  s: Omit<AgentToolSearch, 'scan'>,
   read: { specifier: string; name: string; call?: true },
   from: string,
   depth: number,

@@ -23,6 +23,7 @@ import { readRegularFile } from '../safe-read.js';
 import { LISTED_BARRELS, UNLISTED_LIMIT, unlistedImports, type UnlistedImporter, type UnlistedKind } from './unlisted-imports.js';
 import { settleImportedWrites, writersOfDoors, type DoorModules } from './imported-door-writes.js';
 import { agentToolModules } from './agent-tool-modules.js';
+import { agentToolEdits } from './agent-tool-edits.js';
 
 export { isPlainUtf8, mayMatter, mayMatterBytes, PREFILTER_TOKENS } from './prefilter.js';
 export { listRepo, listSourceFiles, listSourceFilesSync, SKIPPED_DIRS, type ListOptions, type RepoListing } from './list.js';
@@ -199,7 +200,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const scanText = (abs: string, text: string): FileScan | undefined => {
     if (leftOut(abs)) return undefined;
     doorModules.renamedTokens();
-    const handed = agentTools.get(abs);
+    const handed = agentTools.handed.get(abs);
     if (!(handed || prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))) return undefined;
     const scan = scanParsed(rel(abs), text, parseSource(abs, text), handed ? { ...scanOptions, agentToolExports: handed } : scanOptions);
     settleImportedWrites([scan], doorModules);
@@ -210,7 +211,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const index: RepoIndex = {
     files,
     textOf: texts.textOf,
-    ...editedDoorModules(writers, doorModules, scanText, edited),
+    ...editedDoorModules(writers, doorModules, ...agentTools.edits(scanText, edited)),
     resolveRuns: (files) => resolveRunReach(files, modules),
   };
   return { scan: { root, filesConsidered: files.length + unlistedParsed, files: scans, testFiles: testScans, unreadable }, index };
@@ -320,7 +321,8 @@ const moreModules = (more: number): string => `${more} more such module${more ==
 
 /**
  * Scans again the modules naming neither the SDK nor the generated module whose exports an agent's
- * `tools` holds (agent-tool-modules.ts), with the names handed: those names by module.
+ * `tools` holds (agent-tool-modules.ts), with the names handed: those names by module, and the
+ * index's edits as they see them (agent-tool-edits.ts: the names read again after an edit).
  */
 function handedModules(
   repo: {
@@ -334,7 +336,10 @@ function handedModules(
   },
   found: { unlisted: ReadonlyMap<string, UnlistedKind>; importers: ReadonlyMap<string, UnlistedImporter[]> },
   scanOptions: Parameters<typeof scanParsed>[3],
-): Map<string, ReadonlySet<string>> {
+): {
+  handed: ReadonlyMap<string, ReadonlySet<string>>;
+  edits: (scanText: RepoIndex['scanText'], edited: RepoIndex['edited']) => [RepoIndex['scanText'], RepoIndex['edited']];
+} {
   const { parsed, texts, rel } = repo;
   // a barrel read for its re-exports is not kept as parsed: only a module scanned here is
   const barrelTrees = new Map<string, ParsedFile>();
@@ -343,14 +348,17 @@ function handedModules(
     barrelTrees.set(abs, tree);
     return tree;
   };
-  return agentToolModules({
+  const search = {
     root: repo.root,
     layout: repo.layout,
     scans: repo.scans,
     textOf: texts.textOf,
     unlistedBehind: unlistedBehind(found.importers),
     leftOut: repo.leftOut,
-    treeOf: (abs, text) => treeOf(abs, text).sf,
+    treeOf: (abs: string, text: string) => treeOf(abs, text).sf,
+  };
+  const names = agentToolModules({
+    ...search,
     scan: (abs, names) => {
       const text = texts.textOf(abs)!;
       const tree = treeOf(abs, text);
@@ -360,6 +368,13 @@ function handedModules(
       return scan;
     },
   });
+  return {
+    handed: names.handed,
+    edits: (scanText, edited) => {
+      const edits = agentToolEdits(search, names, scanText, edited);
+      return [edits.scanText, edits.edited];
+    },
+  };
 }
 
 /** The unlisted modules a scanned file's import (the file, the specifier) leads to, directly or through listed barrels. */
