@@ -93,6 +93,15 @@ describe("a literal door handed to an agent, the agent's file or the module edit
     expect(await doorFindings(eslint, doors)).toEqual(['3:24']);
   });
 
+  it('reports the literal a module newly handed is then edited to hold', async () => {
+    const { dir, desk: file, doors } = repo(desk(false), NO_DOOR);
+    const eslint = eslintWith(dir);
+    await edit(eslint, file, desk(true));
+    expect(await doorFindings(eslint, doors)).toEqual([]);
+    await edit(eslint, doors, DOORS);
+    expect(await doorFindings(eslint, doors)).toEqual(['3:24']);
+  });
+
   it('reports the literal renamed to the name handed', async () => {
     const { dir, doors } = repo(desk(true), RENAMED);
     const eslint = eslintWith(dir);
