@@ -67,28 +67,67 @@ export function exportedDoors(cx: FileContext, doorOf: DoorOfValue): { doors?: R
 /**
  * The exports a CommonJS statement makes, by name: `module.exports = { github, gh: shellTool }`,
  * `exports.github = github`, `module.exports.github = …` (what `require` and an import of the module
- * read by those names); any other `module.exports = value` is `[WHOLE, value]`. A spread, a computed
- * name or an accessor is `[ANY_EXPORT, null]`: any name may be a door there (fail closed).
+ * read by those names), each target of a chain (`exports = module.exports = { github }`), and
+ * `Object.assign(module.exports, { github })`; any other `module.exports = value` is `[WHOLE, value]`.
+ * A spread, a computed name, an accessor, or a call given `module.exports` or `exports` that is
+ * no such `Object.assign` is `[ANY_EXPORT, null]`: any name may be a door there (fail closed).
  */
 function commonJsExports(expr: ts.Expression): Array<readonly [string, ts.Expression | null]> {
-  if (!typescript.isBinaryExpression(expr) || expr.operatorToken.kind !== typescript.SyntaxKind.EqualsToken) return [];
-  const left = skipWrappers(expr.left);
-  if (isModuleExports(left)) {
-    const right = skipWrappers(expr.right);
-    if (!typescript.isObjectLiteralExpression(right)) return [[WHOLE, right]];
-    const out: Array<readonly [string, ts.Expression | null]> = [];
-    for (const p of right.properties) {
-      if (typescript.isShorthandPropertyAssignment(p)) out.push([p.name.text, p.name]);
-      else if (typescript.isPropertyAssignment(p) && (typescript.isIdentifier(p.name) || isStringLike(p.name))) out.push([p.name.text, p.initializer]);
-      // a method is no door; a spread, a computed name or an accessor may be any
-      else if (!typescript.isMethodDeclaration(p)) out.push([ANY_EXPORT, null]);
-    }
-    return out;
+  if (typescript.isCallExpression(expr)) return assignedExports(expr);
+  if (!isAssignment(expr)) return [];
+  // `a = b = value`: every target of the chain holds the last value
+  let value = skipWrappers(expr.right);
+  const targets = [skipWrappers(expr.left)];
+  while (isAssignment(value)) {
+    targets.push(skipWrappers(value.left));
+    value = skipWrappers(value.right);
   }
+  return targets.flatMap((t) => exportsOfTarget(t, value));
+}
+
+/** The exports one assignment target makes when it is given `value`: `module.exports`, `exports.x`, `module.exports.x`, or `exports[key]` (any). */
+function exportsOfTarget(left: ts.Expression, value: ts.Expression): Array<readonly [string, ts.Expression | null]> {
+  if (isModuleExports(left)) return typescript.isObjectLiteralExpression(value) ? literalExports(value) : [[WHOLE, value]];
+  if (!typescript.isPropertyAccessExpression(left) && !typescript.isElementAccessExpression(left)) return [];
+  if (!isExportsObject(skipWrappers(left.expression))) return [];
   const name = memberName(left);
-  if (name === undefined) return [];
-  const holder = skipWrappers((left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
-  return (typescript.isIdentifier(holder) && holder.text === 'exports') || isModuleExports(holder) ? [[name, expr.right]] : [];
+  return name === undefined ? [[ANY_EXPORT, null]] : [[name, value]];
+}
+
+/** An object literal's names as exports: a method is no door; a spread, a computed name or an accessor may be any. */
+function literalExports(obj: ts.ObjectLiteralExpression): Array<readonly [string, ts.Expression | null]> {
+  const out: Array<readonly [string, ts.Expression | null]> = [];
+  for (const p of obj.properties) {
+    if (typescript.isShorthandPropertyAssignment(p)) out.push([p.name.text, p.name]);
+    else if (typescript.isPropertyAssignment(p) && (typescript.isIdentifier(p.name) || isStringLike(p.name))) out.push([p.name.text, p.initializer]);
+    else if (!typescript.isMethodDeclaration(p)) out.push([ANY_EXPORT, null]);
+  }
+  return out;
+}
+
+/**
+ * A top-level call given the exports object: `Object.assign(module.exports, { github }, …)` lists
+ * each literal's names (any other source may hold any name); any other call so given
+ * (`Object.defineProperty(exports, …)`, `extend(module.exports, …)`) may add any name.
+ */
+function assignedExports(call: ts.CallExpression): Array<readonly [string, ts.Expression | null]> {
+  const [first, ...sources] = call.arguments.map((a) => skipWrappers(a));
+  const callee = skipWrappers(call.expression);
+  const isAssign =
+    typescript.isPropertyAccessExpression(callee) && typescript.isIdentifier(callee.expression) && callee.expression.text === 'Object' && callee.name.text === 'assign';
+  if (isAssign && first !== undefined && isExportsObject(first)) {
+    return sources.flatMap((s) => (typescript.isObjectLiteralExpression(s) ? literalExports(s) : [[ANY_EXPORT, null] as const]));
+  }
+  return call.arguments.some((a) => isExportsObject(skipWrappers(a))) ? [[ANY_EXPORT, null]] : [];
+}
+
+/** `exports` or `module.exports`, the object `require` returns. */
+function isExportsObject(e: ts.Expression): boolean {
+  return (typescript.isIdentifier(e) && e.text === 'exports') || isModuleExports(e);
+}
+
+function isAssignment(e: ts.Expression): e is ts.BinaryExpression {
+  return typescript.isBinaryExpression(e) && e.operatorToken.kind === typescript.SyntaxKind.EqualsToken;
 }
 
 /** What `commonJsExports` names `module.exports` itself by when it is no object literal (`module.exports = github`). */
