@@ -156,8 +156,11 @@ export function importedBinding(
 ): { specifier: string; name: string; members: string[] } | undefined {
   const read = importedPath(cx.sf, expr, (local) => {
     const found = declarationAt(local, ancestors, cx.hoisted);
-    // a top-level `const { github } = require('./doors')` declares the binding it reads, shadowing nothing
-    return found !== undefined && !(typescript.isSourceFile(ancestors[found.depth]!) && isRequireDeclaration(found.declaration));
+    if (found === undefined) return false;
+    // a top-level `const { github } = require('./doors')` declares the binding it reads, shadowing
+    // nothing; one in a function reads its module as the top-level one does
+    if (typescript.isSourceFile(ancestors[found.depth]!) && isRequireDeclaration(found.declaration)) return false;
+    return requireDeclared(found.declaration, local) ?? true;
   });
   if (read === undefined) return undefined;
   // a namespace import's first member is the export read; a binding itself is one; a whole
@@ -175,7 +178,7 @@ export function importedBinding(
 export function importedPath(
   sf: ts.SourceFile,
   expr: ts.Expression,
-  shadowed: (local: string) => boolean = () => false,
+  shadowed: (local: string) => boolean | { specifier: string; name: string } = () => false,
 ): { specifier: string; name: string; members: string[]; required?: true } | undefined {
   const members: string[] = [];
   let e = skipWrappers(expr);
@@ -185,7 +188,12 @@ export function importedPath(
     members.unshift(member);
     e = skipWrappers((e as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
   }
-  if (!typescript.isIdentifier(e) || shadowed(e.text)) return undefined;
+  // `require('./doors').github` read in place: the module's exports, as a whole require's
+  const inPlace = requiredModule(e);
+  if (inPlace !== undefined) return shadowed('require') === false ? { specifier: inPlace, name: '*', members, required: true } : undefined;
+  if (!typescript.isIdentifier(e)) return undefined;
+  const nearer = shadowed(e.text);
+  if (nearer !== false) return nearer === true ? undefined : { ...nearer, members, required: true };
   const b = importOf(sf, e.text);
   if (b !== undefined) return { specifier: b.specifier, name: b.name, members };
   const r = requireOf(sf, e.text);
@@ -222,6 +230,26 @@ export function requireOf(sf: ts.SourceFile, local: string): { specifier: string
     collectModuleImports(sf).filter((i) => i.syntax === 'require'),
     { everyForm: true },
   );
+}
+
+/**
+ * The module and name a `require` declaration gives `local`, wherever it is: `const d = require('./m')`
+ * the whole module (`*`), `const { a, b: c } = require('./m')` the name; undefined for any other
+ * declaration or a nested pattern.
+ */
+function requireDeclared(d: ts.Node, local: string): { specifier: string; name: string } | undefined {
+  if (!typescript.isVariableDeclaration(d)) return undefined;
+  const specifier = requiredModule(d.initializer && skipWrappers(d.initializer));
+  if (specifier === undefined) return undefined;
+  if (typescript.isIdentifier(d.name)) return { specifier, name: '*' };
+  if (!typescript.isObjectBindingPattern(d.name)) return undefined;
+  for (const el of d.name.elements) {
+    if (el.dotDotDotToken || !typescript.isIdentifier(el.name) || el.name.text !== local) continue;
+    const p = el.propertyName;
+    if (p === undefined) return { specifier, name: local };
+    return typescript.isIdentifier(p) || isStringLike(p) ? { specifier, name: p.text } : undefined;
+  }
+  return undefined;
 }
 
 /** Whether a declaration is a variable holding a `require` call's value. */
