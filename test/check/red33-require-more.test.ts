@@ -53,7 +53,7 @@ describe('the door side: exports check did not list', () => {
     for (const exp of [
       'Object.assign(module.exports, makeDoors());',
       'Object.assign(exports, { ...others });',
-      "exports[key] = github;",
+      'exports[key] = github;',
       "Object.defineProperty(module.exports, 'github', { value: github });",
     ]) {
       expect(found({ 'src/doors.js': cjsDoors(exp), 'src/ops.js': writer }, GUARD, 'src/ops.js'), exp).toEqual(CANNOT_TELL);
@@ -79,6 +79,9 @@ describe('the writer side: a require with no top-level binding', () => {
     };
     expect(found(files, GUARD, 'src/ops.js')).toEqual([{ line: 1, unresolved: false }]);
     expect(found(files, SHELL, 'src/ops.js')).toEqual(AT2);
+    // a `require` of the function's own is no module read: the write stays on an object check cannot tell
+    const own = { 'src/doors.ts': DOORS, 'src/ops.js': lines("function load(require) { require('./doors').github.toolInputGuardrails = []; }") };
+    expect(found(own, GUARD, 'src/ops.js')).toEqual([{ line: 1, unresolved: true }]);
   });
 
   it('`const { github } = require(...)` and `const d = require(...)` inside a function', () => {
@@ -92,6 +95,11 @@ describe('the writer side: a require with no top-level binding', () => {
       'src/ops.js': lines('const open = () => {', "  const d = require('./doors');", '  d.shellTool.shell = () => undefined;', '};'),
     };
     expect(found(whole, SHELL, 'src/ops.js')).toEqual([{ line: 3, unresolved: false }]);
+    const renamed = {
+      'src/doors.ts': DOORS,
+      'src/ops.js': lines('function open() {', "  const { shellTool: sh } = require('./doors');", '  sh.shell = () => undefined;', '}'),
+    };
+    expect(found(renamed, SHELL, 'src/ops.js')).toEqual([{ line: 3, unresolved: false }]);
   });
 
   it('silent: a package required in place or in a function, and a name of the module that is no door', () => {
@@ -107,5 +115,11 @@ describe('the writer side: a require with no top-level binding', () => {
       'src/ops.js': lines('function open() {', "  const { config } = require('./doors');", '  config.toolInputGuardrails = [];', '}'),
     };
     expect(found(other, GUARD, 'src/ops.js')).toEqual([]);
+    // renamed: the name read is `config`, no door, whatever the local is called
+    const renamed = {
+      'src/doors.ts': DOORS,
+      'src/ops.js': lines('function open() {', "  const { config: github } = require('./doors');", '  github.toolInputGuardrails = [];', '}'),
+    };
+    expect(found(renamed, GUARD, 'src/ops.js')).toEqual([]);
   });
 });

@@ -114,7 +114,10 @@ function assignedExports(call: ts.CallExpression): Array<readonly [string, ts.Ex
   const [first, ...sources] = call.arguments.map((a) => skipWrappers(a));
   const callee = skipWrappers(call.expression);
   const isAssign =
-    typescript.isPropertyAccessExpression(callee) && typescript.isIdentifier(callee.expression) && callee.expression.text === 'Object' && callee.name.text === 'assign';
+    typescript.isPropertyAccessExpression(callee) &&
+    typescript.isIdentifier(callee.expression) &&
+    callee.expression.text === 'Object' &&
+    callee.name.text === 'assign';
   if (isAssign && first !== undefined && isExportsObject(first)) {
     return sources.flatMap((s) => (typescript.isObjectLiteralExpression(s) ? literalExports(s) : [[ANY_EXPORT, null] as const]));
   }
