@@ -123,3 +123,32 @@ describe('the writer side: a require with no top-level binding', () => {
     expect(found(renamed, GUARD, 'src/ops.js')).toEqual([]);
   });
 });
+
+describe('an ES default import of a CommonJS module, read through a member', () => {
+  it('`import d from "./doors.cjs"; d.github.x = …` reads `module.exports.github`', () => {
+    const files = {
+      'src/doors.cjs': cjsDoors('module.exports = { github, shellTool };'),
+      'src/ops.ts': lines("import d from './doors.cjs';", 'd.github.toolInputGuardrails = [];', "d['shellTool'].shell = () => undefined;"),
+    };
+    expect(found(files, GUARD, 'src/ops.ts')).toEqual([{ line: 2, unresolved: false }]);
+    expect(found(files, SHELL, 'src/ops.ts')).toEqual([{ line: 3, unresolved: false }]);
+    // fail closed through a `module.exports` check cannot list
+    const opaque = { 'src/doors.cjs': cjsDoors('Object.assign(module.exports, makeDoors());'), 'src/ops.ts': files['src/ops.ts'] };
+    expect(found(opaque, GUARD, 'src/ops.ts')).toEqual(CANNOT_TELL);
+  });
+
+  it('an ES module keeps its own default; silent: a door the CommonJS module keeps', () => {
+    // an ES module's default is its `export default`, not its named exports: a member of it stays a
+    // write on an object check cannot tell, as before
+    const esm = lines(
+      "import { MCPServerStdio } from '@openai/agents';",
+      "import { protectMcpServer } from './ctrlrun.generated.js';",
+      "export const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
+      'export default { github: { toolInputGuardrails: [] } };',
+    );
+    const writer = lines("import d from './doors.js';", 'd.github.toolInputGuardrails = [];');
+    expect(found({ 'src/doors.ts': esm, 'src/ops.ts': writer }, GUARD, 'src/ops.ts')).toEqual(CANNOT_TELL);
+    const kept = { 'src/doors.js': cjsDoors('module.exports = { shellTool };'), 'src/ops.ts': writer };
+    expect(found(kept, GUARD, 'src/ops.ts')).toEqual([]);
+  });
+});
