@@ -148,6 +148,13 @@ describe('an ES default import of a CommonJS module, read through a member', () 
     );
     const writer = lines("import d from './doors.js';", 'd.github.toolInputGuardrails = [];');
     expect(found({ 'src/doors.ts': esm, 'src/ops.ts': writer }, GUARD, 'src/ops.ts')).toEqual(CANNOT_TELL);
+    // an `export const` alone is ES syntax too, with no `import` in the module
+    const exportOnly = lines(
+      "const { MCPServerStdio } = require('@openai/agents');",
+      "const { protectMcpServer } = require('./ctrlrun.generated.js');",
+      "export const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
+    );
+    expect(found({ 'src/doors.ts': exportOnly, 'src/ops.ts': writer }, GUARD, 'src/ops.ts')).toEqual(CANNOT_TELL);
     const kept = { 'src/doors.js': cjsDoors('module.exports = { shellTool };'), 'src/ops.ts': writer };
     expect(found(kept, GUARD, 'src/ops.ts')).toEqual([]);
   });

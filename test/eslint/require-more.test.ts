@@ -9,7 +9,7 @@ import { eslintWith, reported } from './helpers.js';
 /**
  * Session 33 (test/check/red33-require-more.test.ts): doors exported by `Object.assign(module.exports,
  * …)` and an `exports = module.exports = …` chain, written through `require(...)` in place and a
- * `require` inside a function, and an export check cannot list (fail closed). The plugin reads the
+ * `require` inside a function and an ES default import read through a member, and an export check cannot list (fail closed). The plugin reads the
  * same scan, so each gives check's finding at check's place with check's message.
  */
 const DOORS = [
@@ -22,6 +22,7 @@ const FILES: Record<string, string> = {
   'src/assign33.js': [...DOORS, 'Object.assign(module.exports, { github });', ''].join('\n'),
   'src/chain33.js': [...DOORS, 'exports = module.exports = { shellTool };', ''].join('\n'),
   'src/opaque33.js': [...DOORS, 'Object.assign(exports, makeDoors());', ''].join('\n'),
+  'src/esm33.ts': ["import d from './assign33.js';", 'd.github.toolInputGuardrails = [];', ''].join('\n'),
   'src/ops33.cjs': [
     "require('./assign33').github.toolInputGuardrails = [];",
     'function open() {',
@@ -42,9 +43,10 @@ describe('more CommonJS doors across modules, in ESLint', () => {
 
   it('each is reported as check reports it', async () => {
     for (const [file, text] of Object.entries(FILES)) writeFileSync(path.join(cwd, file), text);
-    const files = ['src/ops33.cjs'];
+    const files = ['src/ops33.cjs', 'src/esm33.ts'];
     const check = (await runCheck({ cwd })).findings.filter((f) => files.includes(f.file) && RULES.includes(f.ruleId));
     expect(check.map((f) => `${f.file}:${f.line} ${f.ruleId}${f.message.includes('cannot tell') ? ' unresolved' : ''}`).sort()).toEqual([
+      'src/esm33.ts:2 mcp-server-unguarded',
       'src/ops33.cjs:1 mcp-server-unguarded',
       'src/ops33.cjs:4 invoke-replaced',
       'src/ops33.cjs:7 mcp-server-unguarded unresolved',
