@@ -56,7 +56,8 @@ export function settleImportedWrites(scans: readonly FileScan[], modules: DoorMo
         if (door !== undefined) report(scan, w, door, true);
         continue;
       }
-      const door = exportedDoor(modules, { specifier: w.specifier, name: w.name, members: w.members ?? [] }, from, 0, new Set());
+      const read = commonJsDefault(modules, { specifier: w.specifier, name: w.name, members: w.members ?? [] }, from);
+      const door = exportedDoor(modules, read, from, 0, new Set());
       if (typeof door === 'object') {
         // one of several values (`cond ? shellTool : other`): as a write on an object check cannot tell,
         // naming the door it breaks if it is that one
@@ -66,13 +67,33 @@ export function settleImportedWrites(scans: readonly FileScan[], modules: DoorMo
         // followed through more re-exports than CHAIN: reported as a write check cannot follow (fail closed)
         const breaks = w.breaks.find((d) => d !== AGENT_DOOR);
         if (breaks !== undefined) report(scan, w, breaks, true);
-      } else if (door === UNKNOWN || (door === undefined && w.members !== undefined)) {
+      } else if (door === UNKNOWN || (door === undefined && read.members.length > 0)) {
         // an export check cannot tell (a factory's result), or a member of an import that is no door
         // of the module (`config.server.errorFunction = …`): as a write on an object check cannot follow
         if (w.unknown !== undefined) report(scan, w, w.unknown, true);
       } else if (door !== undefined && w.breaks.includes(door)) report(scan, w, door);
     }
   }
+}
+
+/**
+ * An ES default import of a CommonJS module read through a member (`import d from './doors.cjs';
+ * d.github.x = …`): the default is its `module.exports`, so the member is the export read, as
+ * through a whole `require`. A module with ES import or export syntax keeps its own default.
+ */
+function commonJsDefault(m: DoorModules, read: ExportRead, fromAbs: string): ExportRead {
+  if (read.name !== 'default' || read.members.length === 0) return read;
+  const target = resolveSpecifier(m.layout, read.specifier, fromAbs);
+  const sf = target?.kind === 'file' ? m.treeOf(target.file) : undefined;
+  if (sf === undefined || sf.statements.some(isEsModuleSyntax)) return read;
+  const [name, ...members] = read.members as [string, ...string[]];
+  return { specifier: read.specifier, name, members };
+}
+
+/** An `import`, an `export` statement, or a statement with an `export` modifier. */
+function isEsModuleSyntax(st: ts.Statement): boolean {
+  if (typescript.isImportDeclaration(st) || typescript.isExportDeclaration(st) || typescript.isExportAssignment(st)) return true;
+  return typescript.canHaveModifiers(st) && (typescript.getModifiers(st)?.some((x) => x.kind === typescript.SyntaxKind.ExportKeyword) ?? false);
 }
 
 /** The doors a module exports under any name (its own exports; re-exports are not followed). */

@@ -67,28 +67,70 @@ export function exportedDoors(cx: FileContext, doorOf: DoorOfValue): { doors?: R
 /**
  * The exports a CommonJS statement makes, by name: `module.exports = { github, gh: shellTool }`,
  * `exports.github = github`, `module.exports.github = …` (what `require` and an import of the module
- * read by those names); any other `module.exports = value` is `[WHOLE, value]`. A spread, a computed
- * name or an accessor is `[ANY_EXPORT, null]`: any name may be a door there (fail closed).
+ * read by those names), each target of a chain (`exports = module.exports = { github }`), and
+ * `Object.assign(module.exports, { github })`; any other `module.exports = value` is `[WHOLE, value]`.
+ * A spread, a computed name, an accessor, or a call given `module.exports` or `exports` that is
+ * no such `Object.assign` is `[ANY_EXPORT, null]`: any name may be a door there (fail closed).
  */
 function commonJsExports(expr: ts.Expression): Array<readonly [string, ts.Expression | null]> {
-  if (!typescript.isBinaryExpression(expr) || expr.operatorToken.kind !== typescript.SyntaxKind.EqualsToken) return [];
-  const left = skipWrappers(expr.left);
-  if (isModuleExports(left)) {
-    const right = skipWrappers(expr.right);
-    if (!typescript.isObjectLiteralExpression(right)) return [[WHOLE, right]];
-    const out: Array<readonly [string, ts.Expression | null]> = [];
-    for (const p of right.properties) {
-      if (typescript.isShorthandPropertyAssignment(p)) out.push([p.name.text, p.name]);
-      else if (typescript.isPropertyAssignment(p) && (typescript.isIdentifier(p.name) || isStringLike(p.name))) out.push([p.name.text, p.initializer]);
-      // a method is no door; a spread, a computed name or an accessor may be any
-      else if (!typescript.isMethodDeclaration(p)) out.push([ANY_EXPORT, null]);
-    }
-    return out;
+  if (typescript.isCallExpression(expr)) return assignedExports(expr);
+  if (!isAssignment(expr)) return [];
+  // `a = b = value`: every target of the chain holds the last value
+  let value = skipWrappers(expr.right);
+  const targets = [skipWrappers(expr.left)];
+  while (isAssignment(value)) {
+    targets.push(skipWrappers(value.left));
+    value = skipWrappers(value.right);
   }
+  return targets.flatMap((t) => exportsOfTarget(t, value));
+}
+
+/** The exports one assignment target makes when it is given `value`: `module.exports`, `exports.x`, `module.exports.x`, or `exports[key]` (any). */
+function exportsOfTarget(left: ts.Expression, value: ts.Expression): Array<readonly [string, ts.Expression | null]> {
+  if (isModuleExports(left)) return typescript.isObjectLiteralExpression(value) ? literalExports(value) : [[WHOLE, value]];
+  if (!typescript.isPropertyAccessExpression(left) && !typescript.isElementAccessExpression(left)) return [];
+  if (!isExportsObject(skipWrappers(left.expression))) return [];
   const name = memberName(left);
-  if (name === undefined) return [];
-  const holder = skipWrappers((left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
-  return (typescript.isIdentifier(holder) && holder.text === 'exports') || isModuleExports(holder) ? [[name, expr.right]] : [];
+  return name === undefined ? [[ANY_EXPORT, null]] : [[name, value]];
+}
+
+/** An object literal's names as exports: a method is no door; a spread, a computed name or an accessor may be any. */
+function literalExports(obj: ts.ObjectLiteralExpression): Array<readonly [string, ts.Expression | null]> {
+  const out: Array<readonly [string, ts.Expression | null]> = [];
+  for (const p of obj.properties) {
+    if (typescript.isShorthandPropertyAssignment(p)) out.push([p.name.text, p.name]);
+    else if (typescript.isPropertyAssignment(p) && (typescript.isIdentifier(p.name) || isStringLike(p.name))) out.push([p.name.text, p.initializer]);
+    else if (!typescript.isMethodDeclaration(p)) out.push([ANY_EXPORT, null]);
+  }
+  return out;
+}
+
+/**
+ * A top-level call given the exports object: `Object.assign(module.exports, { github }, …)` lists
+ * each literal's names (any other source may hold any name); any other call so given
+ * (`Object.defineProperty(exports, …)`, `extend(module.exports, …)`) may add any name.
+ */
+function assignedExports(call: ts.CallExpression): Array<readonly [string, ts.Expression | null]> {
+  const [first, ...sources] = call.arguments.map((a) => skipWrappers(a));
+  const callee = skipWrappers(call.expression);
+  const isAssign =
+    typescript.isPropertyAccessExpression(callee) &&
+    typescript.isIdentifier(callee.expression) &&
+    callee.expression.text === 'Object' &&
+    callee.name.text === 'assign';
+  if (isAssign && first !== undefined && isExportsObject(first)) {
+    return sources.flatMap((s) => (typescript.isObjectLiteralExpression(s) ? literalExports(s) : [[ANY_EXPORT, null] as const]));
+  }
+  return call.arguments.some((a) => isExportsObject(skipWrappers(a))) ? [[ANY_EXPORT, null]] : [];
+}
+
+/** `exports` or `module.exports`, the object `require` returns. */
+function isExportsObject(e: ts.Expression): boolean {
+  return (typescript.isIdentifier(e) && e.text === 'exports') || isModuleExports(e);
+}
+
+function isAssignment(e: ts.Expression): e is ts.BinaryExpression {
+  return typescript.isBinaryExpression(e) && e.operatorToken.kind === typescript.SyntaxKind.EqualsToken;
 }
 
 /** What `commonJsExports` names `module.exports` itself by when it is no object literal (`module.exports = github`). */
@@ -117,8 +159,11 @@ export function importedBinding(
 ): { specifier: string; name: string; members: string[] } | undefined {
   const read = importedPath(cx.sf, expr, (local) => {
     const found = declarationAt(local, ancestors, cx.hoisted);
-    // a top-level `const { github } = require('./doors')` declares the binding it reads, shadowing nothing
-    return found !== undefined && !(typescript.isSourceFile(ancestors[found.depth]!) && isRequireDeclaration(found.declaration));
+    if (found === undefined) return false;
+    // a top-level `const { github } = require('./doors')` declares the binding it reads, shadowing
+    // nothing; one in a function reads its module as the top-level one does
+    if (typescript.isSourceFile(ancestors[found.depth]!) && isRequireDeclaration(found.declaration)) return false;
+    return requireDeclared(found.declaration, local) ?? true;
   });
   if (read === undefined) return undefined;
   // a namespace import's first member is the export read; a binding itself is one; a whole
@@ -136,7 +181,7 @@ export function importedBinding(
 export function importedPath(
   sf: ts.SourceFile,
   expr: ts.Expression,
-  shadowed: (local: string) => boolean = () => false,
+  shadowed: (local: string) => boolean | { specifier: string; name: string } = () => false,
 ): { specifier: string; name: string; members: string[]; required?: true } | undefined {
   const members: string[] = [];
   let e = skipWrappers(expr);
@@ -146,7 +191,12 @@ export function importedPath(
     members.unshift(member);
     e = skipWrappers((e as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
   }
-  if (!typescript.isIdentifier(e) || shadowed(e.text)) return undefined;
+  // `require('./doors').github` read in place: the module's exports, as a whole require's
+  const inPlace = requiredModule(e);
+  if (inPlace !== undefined) return shadowed('require') === false ? { specifier: inPlace, name: '*', members, required: true } : undefined;
+  if (!typescript.isIdentifier(e)) return undefined;
+  const nearer = shadowed(e.text);
+  if (nearer !== false) return nearer === true ? undefined : { ...nearer, members, required: true };
   const b = importOf(sf, e.text);
   if (b !== undefined) return { specifier: b.specifier, name: b.name, members };
   const r = requireOf(sf, e.text);
@@ -183,6 +233,26 @@ export function requireOf(sf: ts.SourceFile, local: string): { specifier: string
     collectModuleImports(sf).filter((i) => i.syntax === 'require'),
     { everyForm: true },
   );
+}
+
+/**
+ * The module and name a `require` declaration gives `local`, wherever it is: `const d = require('./m')`
+ * the whole module (`*`), `const { a, b: c } = require('./m')` the name; undefined for any other
+ * declaration or a nested pattern.
+ */
+function requireDeclared(d: ts.Node, local: string): { specifier: string; name: string } | undefined {
+  if (!typescript.isVariableDeclaration(d)) return undefined;
+  const specifier = requiredModule(d.initializer && skipWrappers(d.initializer));
+  if (specifier === undefined) return undefined;
+  if (typescript.isIdentifier(d.name)) return { specifier, name: '*' };
+  if (!typescript.isObjectBindingPattern(d.name)) return undefined;
+  for (const el of d.name.elements) {
+    if (el.dotDotDotToken || !typescript.isIdentifier(el.name) || el.name.text !== local) continue;
+    const p = el.propertyName;
+    if (p === undefined) return { specifier, name: local };
+    return typescript.isIdentifier(p) || isStringLike(p) ? { specifier, name: p.text } : undefined;
+  }
+  return undefined;
 }
 
 /** Whether a declaration is a variable holding a `require` call's value. */
