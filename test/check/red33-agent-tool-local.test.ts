@@ -68,10 +68,11 @@ describe('a function of the agent`s file called for its `tools`', () => {
           "function handed() { return { type: FN, name: 'lookup', invoke: runner }; }",
           "function method() { return [{ type: 'method', invoke: runner }, { type: FN, execute: runner }]; }",
           'function other() { return [myShell]; }',
-          'function inner() { const nested = () => [myShell]; console.log(nested); return []; }',
+          'function inner() { const nested = () => { return [myShell]; }; console.log(nested); return []; }',
+          'function again(): any[] { return again(); }',
           'console.log(unused(), other());',
         ],
-        '[handed, ...method(), ...inner()]',
+        '[handed, ...method(), ...inner(), ...again()]',
       ),
       'src/tools/shell.ts': module('export const myShell = { type: SHELL, shell: runner };'),
     };
