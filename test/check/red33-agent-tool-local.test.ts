@@ -134,3 +134,22 @@ describe('what a function returns through a variable or from a `.map` callback',
     expect.soft(at(files, 'src/tools/make.ts', 'unprotected-door')).toEqual([]);
   });
 });
+
+describe('an export holding what a function of its module returns (`export const myShell = make()`)', () => {
+  it('reported when an agent`s `tools` holds the export; silent for an export no agent is given', () => {
+    const files = {
+      'src/tools/made.ts': module(
+        'function make() { return { type: SHELL, shell: runner }; }',
+        'const makeFn = () => ({ type: FN, name: "lookup", invoke: runner });',
+        'function unused() { return { type: SHELL, computer: runner }; }',
+        'export const myShell = make();',
+        'const fnTool = makeFn();',
+        'export { fnTool as lookup };',
+        'export const other = unused();',
+      ),
+      'src/agent.ts': agents(["import { myShell, lookup } from './tools/made.js';"], '[myShell, lookup]'),
+    };
+    expect.soft(at(files, 'src/tools/made.ts', 'unprotected-door')).toEqual([3]);
+    expect.soft(at(files, 'src/tools/made.ts', 'object-literal-tool')).toEqual([4]);
+  });
+});

@@ -141,9 +141,35 @@ export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression)
     }
     const j = wrapped(up, fn - 1);
     const called = typescript.isFunctionDeclaration(f) ? (fn === 1 ? functionNames(cx.sf, f) : []) : holderNames(cx, up, j, up[j + 1]!);
-    return called.some((x) => names.has(`${x}()`));
+    if (called.some((x) => names.has(`${x}()`))) return true;
+    // `function make() { return {...} }; export const myShell = make();`: what the export holds
+    const local = typescript.isFunctionDeclaration(f) ? (fn === 1 ? f.name?.text : undefined) : topLevelHolder(up, j, up[j + 1]!);
+    return local !== undefined && madeBy(cx.sf, local).some((x) => names.has(x));
   }
   return false;
+}
+
+/** The name of the top-level variable `child` of `up[i]` initializes (`const make = () => ...`), exported or not. */
+function topLevelHolder(up: readonly ts.Node[], i: number, child: ts.Node): string | undefined {
+  const p = up[i];
+  if (!p || !typescript.isVariableDeclaration(p) || p.initializer !== child || !typescript.isIdentifier(p.name) || i - 2 !== 1) return undefined;
+  return p.name.text;
+}
+
+/** The names the top-level variables holding what `local()` returns (`const x = make()`, `await make()`) are exported under. */
+function madeBy(sf: ts.SourceFile, local: string): string[] {
+  const out: string[] = [];
+  for (const st of sf.statements) {
+    if (!typescript.isVariableStatement(st)) continue;
+    for (const d of st.declarationList.declarations) {
+      let v = d.initializer ? skipWrappers(d.initializer) : undefined;
+      if (v && typescript.isAwaitExpression(v)) v = skipWrappers(v.expression);
+      if (!v || !typescript.isCallExpression(v) || !typescript.isIdentifier(d.name)) continue;
+      const callee = skipWrappers(v.expression);
+      if (typescript.isIdentifier(callee) && callee.text === local) out.push(...exportNames(sf, d.name.text, hasExport(st)));
+    }
+  }
+  return out;
 }
 
 /** How many `.map` callbacks a returned object is followed out of. */
