@@ -24,16 +24,20 @@ async function codemodOf(shell: string, fnType: string) {
       'declare const runner: any;',
       `export function makeTools() { return [{ type: SHELL, shell: ${shell} }]; }`,
       `export const pushed = { type: SHELL, computer: ${shell} };`,
+      `export const mapped = () => [1].map(() => ({ type: SHELL, shell: ${shell} }));`,
     ),
     'src/agent.ts': lines(
       "import { Agent, tool } from '@openai/agents';",
       "import { FN } from './kinds.js';",
-      "import { makeTools, pushed } from './make.js';",
+      "import { makeTools, pushed, mapped } from './make.js';",
       'declare const runner: any;',
       "const helper = tool({ name: 'helper', description: 'h', parameters: {} as any, execute: async () => 'ok' });",
       `export const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [helper, { type: ${fnType}, name: 'inline', invoke: runner }] });`,
       "export const box = new Agent({ name: 'box', instructions: 'Help.', tools: makeTools() });",
       'box.tools.push(pushed);',
+      // a function of the file called for the tools, a variable it returns, a `.map` callback
+      `function build() { const list = [{ type: ${fnType}, name: 'built', invoke: runner }, ...mapped()]; return list; }`,
+      "export const cart = new Agent({ name: 'cart', instructions: 'Help.', tools: build() });",
     ),
   };
   return codemodInSharedTree('codemod-red33-', files, dirs);
@@ -47,10 +51,12 @@ describe('codemod: tools reached by a call, a push or an unread function type', 
     const left = result.findings.filter((f) => f.kind === 'door-left');
     expect(left.map((f) => `${path.relative(dir, f.file)}:${f.line} ${f.reason}`).sort()).toEqual([
       'src/agent.ts:6 conflict',
+      'src/agent.ts:9 conflict',
       'src/make.ts:3 conflict',
       'src/make.ts:4 conflict',
+      'src/make.ts:5 conflict',
     ]);
-    expect(result.summary.conflicts).toBe(3);
+    expect(result.summary.conflicts).toBe(5);
   });
 
   it('control: a literal shell body and a readable type that is no function are none', async () => {

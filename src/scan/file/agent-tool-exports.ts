@@ -1,10 +1,11 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { isSdkModule } from '../imports.js';
-import { initializerInScope } from '../local-values.js';
+import { declarationAt, initializerInScope } from '../local-values.js';
 import { isWrapper, skipWrappers } from '../syntax.js';
 import type { FileContext } from './context.js';
 import { importedBinding } from './door-exports.js';
+import { mapCallback, returnsName, returnsOf } from './returned-values.js';
 
 // A tool handed to an agent from another module (issue 40 item 4, "no false green"): a literal door
 // whose `type` check cannot read (`{ type: SHELL, shell }`) is reported only in a file using the SDK
@@ -15,32 +16,83 @@ import { importedBinding } from './door-exports.js';
 /**
  * The imports an agent's `tools` value names (`[shellTool, ...more, ns.patch]`, an imported list, a
  * list the file holds), kept in the scan; returns the object literals it holds here (`[{ ... }]`, a
- * variable of the file holding one), which file/function-objects.ts `onHandedObject` reads.
+ * variable of the file holding one, what a function of the file called for it returns, what a
+ * `.map` callback returns), which file/function-objects.ts `onHandedObject` reads.
  */
 export function onAgentTools(cx: FileContext, value: ts.Expression): ts.ObjectLiteralExpression[] {
-  let v = skipWrappers(value);
-  // a list the file holds (`const tools = [myShell]; new Agent({ tools })`), read in its scope; a
-  // `let`'s initializer too (its imports are more modules to read, never fewer findings)
-  const held = typescript.isIdentifier(v) ? initializerInScope(v.text, cx.ancestors, cx.hoisted) : undefined;
-  const list = held ? skipWrappers(held.init) : undefined;
-  if (list && typescript.isArrayLiteralExpression(list)) v = list;
-  const elements = typescript.isArrayLiteralExpression(v) ? v.elements.map((e) => (typescript.isSpreadElement(e) ? e.expression : e)) : [v];
   const objects: ts.ObjectLiteralExpression[] = [];
-  for (const element of elements) {
-    let e = skipWrappers(element);
-    if (typescript.isAwaitExpression(e)) e = skipWrappers(e.expression);
-    const object = heldObject(cx, e);
-    if (object) objects.push(object);
-    // `makeTools()`: what the imported function returns is the agent's (`call`)
-    const callee = typescript.isCallExpression(e) ? skipWrappers(e.expression) : undefined;
-    const call = callee !== undefined;
-    const from = importedName(cx, callee ?? e);
-    if (from === undefined || isSdkModule(from.specifier)) continue;
-    cx.scan.agentToolImports = cx.scan.agentToolImports ?? [];
-    const kept = cx.scan.agentToolImports;
-    if (!kept.some((i) => i.specifier === from.specifier && i.name === from.name && !i.call === !call)) kept.push(call ? { ...from, call } : from);
-  }
+  reach(cx, value, cx.ancestors, 0, objects, new Set());
   return objects;
+}
+
+/** How many steps (a list, a variable, a call, a `return`) a value of the agent's file is followed through. */
+const STEPS = 12;
+
+/** Follows a value the agent is handed to its object literals and the imports it names (`ancestors`: where its names are read). */
+function reach(
+  cx: FileContext,
+  value: ts.Expression,
+  ancestors: readonly ts.Node[],
+  depth: number,
+  objects: ts.ObjectLiteralExpression[],
+  seen: Set<ts.Node>,
+): void {
+  if (depth > STEPS) return;
+  let e = skipWrappers(value);
+  if (typescript.isAwaitExpression(e)) e = skipWrappers(e.expression);
+  const next = (v: ts.Expression, at: readonly ts.Node[]): void => reach(cx, v, at, depth + 1, objects, seen);
+  if (typescript.isArrayLiteralExpression(e)) {
+    for (const el of e.elements) next(typescript.isSpreadElement(el) ? el.expression : el, ancestors);
+    return;
+  }
+  if (typescript.isObjectLiteralExpression(e)) {
+    if (!objects.includes(e)) objects.push(e);
+    return;
+  }
+  // a variable of the file (`const tools = [myShell]`, read in its scope; a `let`'s initializer too:
+  // more modules to read, never fewer findings)
+  const held = typescript.isIdentifier(e) ? initializerInScope(e.text, ancestors, cx.hoisted) : undefined;
+  if (held) return next(held.init, held.ancestors);
+  const callee = typescript.isCallExpression(e) ? skipWrappers(e.expression) : undefined;
+  // what a `.map` callback or a function of the file returns is handed, each once (a recursion ends)
+  const fn = typescript.isCallExpression(e) ? (mapFunction(e, ancestors) ?? localFunction(cx, callee!, ancestors)) : undefined;
+  if (fn) {
+    if (seen.has(fn.node)) return;
+    seen.add(fn.node);
+    for (const r of returnsOf(fn.node, fn.ancestors)) next(r.value, r.ancestors);
+    return;
+  }
+  // `makeTools()`: what the imported function returns is the agent's (`call`)
+  const from = importedName(cx, callee ?? e, ancestors);
+  if (from === undefined || isSdkModule(from.specifier)) return;
+  const call = callee !== undefined;
+  cx.scan.agentToolImports = cx.scan.agentToolImports ?? [];
+  const kept = cx.scan.agentToolImports;
+  if (!kept.some((i) => i.specifier === from.specifier && i.name === from.name && !i.call === !call)) kept.push(call ? { ...from, call } : from);
+}
+
+interface LocalFunction {
+  node: ts.SignatureDeclaration;
+  ancestors: readonly ts.Node[];
+}
+
+function mapFunction(call: ts.CallExpression, ancestors: readonly ts.Node[]): LocalFunction | undefined {
+  const cb = mapCallback(call);
+  return cb ? { node: cb, ancestors } : undefined;
+}
+
+/** The function of the file a call names (`build()`): a function declaration, or a variable holding an arrow or a function expression. */
+function localFunction(cx: FileContext, callee: ts.Expression, ancestors: readonly ts.Node[]): LocalFunction | undefined {
+  if (!typescript.isIdentifier(callee)) return undefined;
+  const found = declarationAt(callee.text, ancestors, cx.hoisted);
+  if (found && typescript.isFunctionDeclaration(found.declaration)) return { node: found.declaration, ancestors: ancestors.slice(0, found.depth + 1) };
+  const held = found ? initializerInScope(callee.text, ancestors, cx.hoisted) : undefined;
+  const init = held ? skipWrappers(held.init) : undefined;
+  if (init && (typescript.isArrowFunction(init) || typescript.isFunctionExpression(init))) return { node: init, ancestors: held!.ancestors };
+  if (found) return undefined;
+  // a top-level function declaration (the scope lookup reads the file's variables only)
+  const top = cx.sf.statements.find((st) => typescript.isFunctionDeclaration(st) && st.body !== undefined && st.name?.text === callee.text);
+  return top ? { node: top as ts.FunctionDeclaration, ancestors: [cx.sf] } : undefined;
 }
 
 /** The tools a file adds to an agent after it is made (`agent.tools.push(a, ...b)`, `agent.tools = [a]`): read as its `tools`. */
@@ -48,16 +100,9 @@ export function onAddedTools(cx: FileContext, values: readonly ts.Expression[]):
   return values.flatMap((v) => onAgentTools(cx, typescript.isSpreadElement(v) ? v.expression : v));
 }
 
-/** An object literal written in the list, or held by a variable of the file (`const lookup = { ... }`, read in its scope). */
-function heldObject(cx: FileContext, e: ts.Expression): ts.ObjectLiteralExpression | undefined {
-  const held = typescript.isIdentifier(e) ? initializerInScope(e.text, cx.ancestors, cx.hoisted) : undefined;
-  const v = held ? skipWrappers(held.init) : e;
-  return typescript.isObjectLiteralExpression(v) ? v : undefined;
-}
-
 /** `x` of `import { y as x }` (or a default import), `ns.y` of `import * as ns`: the module and the export read (door-exports.ts `importedBinding`, no member past the export). */
-function importedName(cx: FileContext, e: ts.Expression): { specifier: string; name: string } | undefined {
-  const b = importedBinding(cx, e, cx.ancestors);
+function importedName(cx: FileContext, e: ts.Expression, ancestors: readonly ts.Node[]): { specifier: string; name: string } | undefined {
+  const b = importedBinding(cx, e, ancestors);
   return b !== undefined && b.members.length === 0 ? { specifier: b.specifier, name: b.name } : undefined;
 }
 
@@ -78,15 +123,64 @@ export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression)
     n = up[i]!;
     i = wrapped(up, i - 1);
   }
+  // what a function returns through a variable or a `.map` callback: the function's own value, a few hops
+  for (let hop = 0; hop < HOPS; hop++) {
+    const p = up[i];
+    if (p === undefined) return false;
+    // what an exported function returns, handed to an agent by a call (`tools: makeTools()`): `name()`
+    const returned = typescript.isReturnStatement(p) || (typescript.isArrowFunction(p) && p.body === n) || returnedVariable(up, i, n);
+    const fn = returned ? returningFunction(up, i) : -1;
+    if (fn < 0) return holderNames(cx, up, i, n).some((x) => names.has(x));
+    const f = up[fn]!;
+    // `xs.map((x) => ({ ... }))`: each element the callback returns is in the list the call returns
+    const call = up[fn - 1];
+    if (call && typescript.isCallExpression(call) && mapCallback(call) === f) {
+      n = call;
+      i = wrapped(up, fn - 2);
+      continue;
+    }
+    const j = wrapped(up, fn - 1);
+    const called = typescript.isFunctionDeclaration(f) ? (fn === 1 ? functionNames(cx.sf, f) : []) : holderNames(cx, up, j, up[j + 1]!);
+    if (called.some((x) => names.has(`${x}()`))) return true;
+    // `function make() { return {...} }; export const myShell = make();`: what the export holds
+    const local = typescript.isFunctionDeclaration(f) ? (fn === 1 ? f.name?.text : undefined) : topLevelHolder(up, j, up[j + 1]!);
+    return local !== undefined && madeBy(cx.sf, local).some((x) => names.has(x));
+  }
+  return false;
+}
+
+/** The name of the top-level variable `child` of `up[i]` initializes (`const make = () => ...`), exported or not. */
+function topLevelHolder(up: readonly ts.Node[], i: number, child: ts.Node): string | undefined {
   const p = up[i];
-  if (p === undefined) return false;
-  // what an exported function returns, handed to an agent by a call (`tools: makeTools()`): `name()`
-  const fn = typescript.isReturnStatement(p) || (typescript.isArrowFunction(p) && p.body === n) ? returningFunction(up, i) : -1;
-  if (fn < 0) return holderNames(cx, up, i, n).some((x) => names.has(x));
-  const f = up[fn]!;
-  const j = wrapped(up, fn - 1);
-  const called = typescript.isFunctionDeclaration(f) ? (fn === 1 ? functionNames(cx.sf, f) : []) : holderNames(cx, up, j, up[j + 1]!);
-  return called.some((x) => names.has(`${x}()`));
+  if (!p || !typescript.isVariableDeclaration(p) || p.initializer !== child || !typescript.isIdentifier(p.name) || i - 2 !== 1) return undefined;
+  return p.name.text;
+}
+
+/** The names the top-level variables holding what `local()` returns (`const x = make()`, `await make()`) are exported under. */
+function madeBy(sf: ts.SourceFile, local: string): string[] {
+  const out: string[] = [];
+  for (const st of sf.statements) {
+    if (!typescript.isVariableStatement(st)) continue;
+    for (const d of st.declarationList.declarations) {
+      let v = d.initializer ? skipWrappers(d.initializer) : undefined;
+      if (v && typescript.isAwaitExpression(v)) v = skipWrappers(v.expression);
+      if (!v || !typescript.isCallExpression(v) || !typescript.isIdentifier(d.name)) continue;
+      const callee = skipWrappers(v.expression);
+      if (typescript.isIdentifier(callee) && callee.text === local) out.push(...exportNames(sf, d.name.text, hasExport(st)));
+    }
+  }
+  return out;
+}
+
+/** How many `.map` callbacks a returned object is followed out of. */
+const HOPS = 4;
+
+/** Whether `child` of `up[i]` initializes a variable of a function that the function returns (`const list = [...]; return list;`). */
+function returnedVariable(up: readonly ts.Node[], i: number, child: ts.Node): boolean {
+  const p = up[i]!;
+  if (!typescript.isVariableDeclaration(p) || p.initializer !== child || !typescript.isIdentifier(p.name)) return false;
+  const fn = returningFunction(up, i);
+  return fn >= 0 && returnsName(up[fn] as ts.SignatureDeclaration, p.name.text);
 }
 
 /**

@@ -1,0 +1,48 @@
+import type { ts } from 'ts-morph';
+import { typescript } from '../typescript.js';
+import { skipWrappers } from '../syntax.js';
+
+// What a function gives back to the agent that calls it for its `tools` (issue 40 item 4): its
+// `return`s (not those of a function inside it), an arrow's expression body, and the callbacks of
+// `.map`/`.flatMap` whose results it returns (each element a callback returns is handed).
+
+/** A function's own returned value, with the scope chain its names are read in (`ancestors` ends at the function). */
+export interface Returned {
+  value: ts.Expression;
+  ancestors: readonly ts.Node[];
+}
+
+/** The values `fn` returns: an arrow's expression body, or each `return x` of its body outside inner functions. */
+export function returnsOf(fn: ts.SignatureDeclaration, ancestors: readonly ts.Node[]): Returned[] {
+  const own = [...ancestors, fn];
+  const body = (fn as { body?: ts.Node }).body;
+  if (body === undefined) return [];
+  if (!typescript.isBlock(body)) return [{ value: body as ts.Expression, ancestors: own }];
+  const out: Returned[] = [];
+  const walk = (node: ts.Node, path: ts.Node[]): void => {
+    if (typescript.isFunctionLike(node) || typescript.isClassLike(node)) return;
+    if (typescript.isReturnStatement(node) && node.expression) out.push({ value: node.expression, ancestors: path });
+    const inner = [...path, node];
+    typescript.forEachChild(node, (c) => walk(c, inner));
+  };
+  walk(body, own);
+  return out;
+}
+
+/** Whether `fn` returns the variable `name` (`const list = [...]; return list;`). */
+export function returnsName(fn: ts.SignatureDeclaration, name: string): boolean {
+  return returnsOf(fn, []).some((r) => {
+    const v = skipWrappers(r.value);
+    return typescript.isIdentifier(v) && v.text === name;
+  });
+}
+
+/** The callback of `xs.map(cb)` or `xs.flatMap(cb)` written in place (an arrow or a function expression), or undefined. */
+export function mapCallback(call: ts.CallExpression): ts.ArrowFunction | ts.FunctionExpression | undefined {
+  const callee = skipWrappers(call.expression);
+  if (!typescript.isPropertyAccessExpression(callee) || !MAPS.has(callee.name.text)) return undefined;
+  const cb = call.arguments[0] === undefined ? undefined : skipWrappers(call.arguments[0]);
+  return cb && (typescript.isArrowFunction(cb) || typescript.isFunctionExpression(cb)) ? cb : undefined;
+}
+
+const MAPS = new Set(['map', 'flatMap']);
