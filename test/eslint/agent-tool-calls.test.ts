@@ -1,10 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCheck } from '../../src/check/engine.js';
-import { eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
+import { NAMESPACE } from '../../src/eslint/index.js';
 import { copyFixture, removeDir } from '../helpers/temp-repo.js';
-import { eslintWith, reported } from './helpers.js';
+import { eslintWith, parityAcross, reported } from './helpers.js';
 
 /**
  * Session 33 (test/check/red33-agent-tool-calls.test.ts): a function tool `{ type: KIND, invoke }`
@@ -50,17 +49,14 @@ describe('an agent`s tools reached by a call, a push or an unread function type,
   it('each is reported as check reports it', async () => {
     for (const [file, text] of Object.entries(FILES)) writeFileSync(path.join(cwd, file), text);
     const files = ['src/fns33.ts', 'src/make33.ts', 'src/desk33.ts'];
-    const check = (await runCheck({ cwd })).findings.filter((f) => files.includes(f.file) && RULES.includes(f.ruleId));
+    const { findings: check, eslint, check: expected } = await parityAcross(cwd, files, RULES);
     expect(check.map((f) => `${f.file}:${f.line} ${f.ruleId}`).sort()).toEqual([
       'src/desk33.ts:6 object-literal-tool',
       'src/fns33.ts:4 object-literal-tool',
       'src/make33.ts:3 unprotected-door',
       'src/make33.ts:4 unprotected-door',
     ]);
-    const eslint = reported(await eslintWith(cwd).lintFiles(files), cwd).filter((m) => RULES.some((r) => m.ruleId === `${NAMESPACE}/${r}`));
-    const key = (m: { file?: string; line: number; column: number; ruleId: string | null; message: string }) =>
-      `${m.file}:${m.line}:${m.column} ${m.ruleId} ${m.message}`;
-    expect(eslint.map(key).sort()).toEqual(check.map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) })).sort());
+    expect(eslint).toEqual(expected);
     // a new text of the module using the SDK (an editor's buffer) is scanned with the names agents are handed
     const edited = `// edited\n${FILES['src/fns33.ts']}`;
     const again = reported(await eslintWith(cwd).lintText(edited, { filePath: path.join(cwd, 'src/fns33.ts') }), cwd).filter((m) =>

@@ -1,10 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCheck } from '../../src/check/engine.js';
-import { eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
 import { copyFixture, removeDir } from '../helpers/temp-repo.js';
-import { eslintWith, reported } from './helpers.js';
+import { parityAcross } from './helpers.js';
 
 /**
  * Session 33 (test/check/red33-agent-tool-local.test.ts): what a function of the agent's file called
@@ -42,16 +40,13 @@ describe('an agent`s tools through a local function, a variable or a map, in ESL
   it('each is reported as check reports it', async () => {
     for (const [file, text] of Object.entries(FILES)) writeFileSync(path.join(cwd, file), text);
     const files = ['src/make33l.ts', 'src/desk33l.ts'];
-    const check = (await runCheck({ cwd })).findings.filter((f) => files.includes(f.file) && RULES.includes(f.ruleId));
+    const { findings: check, eslint, check: expected } = await parityAcross(cwd, files, RULES);
     expect(check.map((f) => `${f.file}:${f.line} ${f.ruleId}`).sort()).toEqual([
       'src/desk33l.ts:6 object-literal-tool',
       'src/desk33l.ts:8 object-literal-tool',
       'src/make33l.ts:4 unprotected-door',
       'src/make33l.ts:5 unprotected-door',
     ]);
-    const eslint = reported(await eslintWith(cwd).lintFiles(files), cwd).filter((m) => RULES.some((r) => m.ruleId === `${NAMESPACE}/${r}`));
-    const key = (m: { file?: string; line: number; column: number; ruleId: string | null; message: string }) =>
-      `${m.file}:${m.line}:${m.column} ${m.ruleId} ${m.message}`;
-    expect(eslint.map(key).sort()).toEqual(check.map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) })).sort());
+    expect(eslint).toEqual(expected);
   });
 });

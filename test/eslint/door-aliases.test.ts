@@ -1,10 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCheck } from '../../src/check/engine.js';
-import { eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
 import { copyFixture, removeDir } from '../helpers/temp-repo.js';
-import { eslintWith, reported } from './helpers.js';
+import { parityAcross } from './helpers.js';
 
 /**
  * Session 33 (test/check/red33-door-aliases.test.ts): a protected shell exported again as a value
@@ -46,13 +44,11 @@ describe('a door exported again as a value, in ESLint', () => {
   it('each write is reported as check reports it', async () => {
     for (const [file, text] of Object.entries(FILES)) writeFileSync(path.join(cwd, file), text);
     const files = ['src/ops33.ts'];
-    const check = (await runCheck({ cwd })).findings.filter((f) => files.includes(f.file) && RULES.includes(f.ruleId));
+    const { findings: check, eslint, check: expected } = await parityAcross(cwd, files, RULES);
     expect(check.map((f) => `${f.file}:${f.line} ${f.ruleId} ${f.message.includes('cannot tell')}`)).toEqual([
       'src/ops33.ts:3 invoke-replaced false',
       'src/ops33.ts:4 invoke-replaced true',
     ]);
-    const eslint = reported(await eslintWith(cwd).lintFiles(files), cwd).filter((m) => RULES.some((r) => m.ruleId === `${NAMESPACE}/${r}`));
-    const key = (m: { line: number; column: number; ruleId: string | null; message: string }) => `${m.line}:${m.column} ${m.ruleId} ${m.message}`;
-    expect(eslint.map(key)).toEqual(check.map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) })));
+    expect(eslint).toEqual(expected);
   });
 });

@@ -1,6 +1,7 @@
 import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { runCheck } from '../../src/check/engine.js';
+import type { Finding } from '../../src/check/types.js';
 import { createPlugin, type CtrlrunPlugin, eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
 import { copyFixture, writeFiles } from '../helpers/temp-repo.js';
 
@@ -55,6 +56,26 @@ export function reported(results: ESLint.LintResult[], cwd: string): Reported[] 
 
 /** A message's place, rule and words: what a parity test compares. */
 export const placeKey = (m: { line: number; column: number; ruleId: string | null; message: string }) => `${m.line}:${m.column} ${m.ruleId} ${m.message}`;
+
+/**
+ * check's findings of `rules` in `files` (`findings`), and, to compare, ESLint's messages of them
+ * (`eslint`) and check's as the plugin words them (`check`), each `<file>:<line>:<column> <rule>
+ * <message>`, sorted: a parity test across modules asserts the findings, then `eslint` equal to `check`.
+ */
+export async function parityAcross(
+  cwd: string,
+  files: readonly string[],
+  rules: readonly string[],
+): Promise<{ findings: Finding[]; eslint: string[]; check: string[] }> {
+  const findings = (await runCheck({ cwd })).findings.filter((f) => files.includes(f.file) && rules.includes(f.ruleId));
+  const eslint = reported(await eslintWith(cwd).lintFiles([...files]), cwd).filter((m) => rules.some((r) => m.ruleId === `${NAMESPACE}/${r}`));
+  const key = (m: { file: string; line: number; column: number; ruleId: string | null; message: string }) => `${m.file}:${placeKey(m)}`;
+  return {
+    findings,
+    eslint: eslint.map(key).sort(),
+    check: findings.map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) })).sort(),
+  };
+}
 
 /** The open-doors fixture repo copied, with `files` written over it (remove it after). */
 export function openDoorsRepo(prefix: string, files: Record<string, string> = {}): string {

@@ -1,10 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCheck } from '../../src/check/engine.js';
-import { eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
 import { copyFixture, removeDir } from '../helpers/temp-repo.js';
-import { eslintWith, reported } from './helpers.js';
+import { parityAcross } from './helpers.js';
 
 /**
  * Session 33 (test/check/red33-require-more.test.ts): doors exported by `Object.assign(module.exports,
@@ -44,15 +42,13 @@ describe('more CommonJS doors across modules, in ESLint', () => {
   it('each is reported as check reports it', async () => {
     for (const [file, text] of Object.entries(FILES)) writeFileSync(path.join(cwd, file), text);
     const files = ['src/ops33.cjs', 'src/esm33.ts'];
-    const check = (await runCheck({ cwd })).findings.filter((f) => files.includes(f.file) && RULES.includes(f.ruleId));
+    const { findings: check, eslint, check: expected } = await parityAcross(cwd, files, RULES);
     expect(check.map((f) => `${f.file}:${f.line} ${f.ruleId}${f.message.includes('cannot tell') ? ' unresolved' : ''}`).sort()).toEqual([
       'src/esm33.ts:2 mcp-server-unguarded',
       'src/ops33.cjs:1 mcp-server-unguarded',
       'src/ops33.cjs:4 invoke-replaced',
       'src/ops33.cjs:7 mcp-server-unguarded unresolved',
     ]);
-    const eslint = reported(await eslintWith(cwd).lintFiles(files), cwd).filter((m) => RULES.some((r) => m.ruleId === `${NAMESPACE}/${r}`));
-    const key = (m: { line: number; column: number; ruleId: string | null; message: string }) => `${m.line}:${m.column} ${m.ruleId} ${m.message}`;
-    expect(eslint.map(key).sort()).toEqual(check.map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) })).sort());
+    expect(eslint).toEqual(expected);
   });
 });
