@@ -160,14 +160,14 @@ export function importedBinding(
   const read = importedPath(cx.sf, expr, (local) => {
     const found = declarationAt(local, ancestors, cx.hoisted);
     if (found === undefined) return false;
-    // a top-level `const { github } = require('./doors')` declares the binding it reads, shadowing
+    // a top-level `const { github } = require('…/doors')` declares the binding it reads, shadowing
     // nothing; one in a function reads its module as the top-level one does
     if (typescript.isSourceFile(ancestors[found.depth]!) && isRequireDeclaration(found.declaration)) return false;
     return requireDeclared(found.declaration, local) ?? true;
   });
   if (read === undefined) return undefined;
   // a namespace import's first member is the export read; a binding itself is one; a whole
-  // `require` written itself (`const sh = require('./shell'); sh.shell = …`) reads `module.exports`, the default
+  // `require` written itself (`const sh = require('…/shell'); sh.shell = …`) reads `module.exports`, the default
   const path = read.name === '*' ? (read.members.length === 0 && read.required ? ['default'] : read.members) : [read.name, ...read.members];
   return path.length > 0 ? { specifier: read.specifier, name: path[0]!, members: path.slice(1) } : undefined;
 }
@@ -191,7 +191,7 @@ export function importedPath(
     members.unshift(member);
     e = skipWrappers((e as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
   }
-  // `require('./doors').github` read in place: the module's exports, as a whole require's
+  // `require('…/doors').github` read in place: the module's exports, as a whole require's
   const inPlace = requiredModule(e);
   if (inPlace !== undefined) return shadowed('require') === false ? { specifier: inPlace, name: '*', members, required: true } : undefined;
   if (!typescript.isIdentifier(e)) return undefined;
@@ -224,7 +224,7 @@ export function importOf(sf: ts.SourceFile, local: string): { specifier: string;
 
 /**
  * The module a top-level `require` declaring `local` reads, as the import it means: `const { a, b: c }
- * = require('./m')` a named import, `const m = require('./m')` (and `import m = require('./m')`) a
+ * = require('…/m')` a named import, `const m = require('…/m')` (and `import m = require('…/m')`) a
  * namespace one (`*`). A CommonJS app's doors cross modules so (issue 40 item 4).
  */
 export function requireOf(sf: ts.SourceFile, local: string): { specifier: string; name: string } | undefined {
@@ -236,8 +236,8 @@ export function requireOf(sf: ts.SourceFile, local: string): { specifier: string
 }
 
 /**
- * The module and name a `require` declaration gives `local`, wherever it is: `const d = require('./m')`
- * the whole module (`*`), `const { a, b: c } = require('./m')` the name; undefined for any other
+ * The module and name a `require` declaration gives `local`, wherever it is: `const d = require('…/m')`
+ * the whole module (`*`), `const { a, b: c } = require('…/m')` the name; undefined for any other
  * declaration or a nested pattern.
  */
 function requireDeclared(d: ts.Node, local: string): { specifier: string; name: string } | undefined {
