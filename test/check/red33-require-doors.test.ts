@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lines, lintRepo, testProject } from './rule-tester.js';
+import { cjsDoors } from './cjs-doors.js';
 import { DOORS } from './unlisted-tool-module.js';
 
 /*
@@ -13,16 +14,6 @@ const found = (files: Record<string, string>, ruleId: string, file: string) =>
 
 const GUARD = { ruleId: 'mcp-server-unguarded', at: [{ line: 2, unresolved: false }] };
 const SHELL = { ruleId: 'invoke-replaced', at: [{ line: 2, unresolved: false }] };
-
-/** The same two doors made in CommonJS: the generated module required, the doors exported as `exportLines` say. */
-const cjsDoors = (...exportLines: string[]): string =>
-  lines(
-    "const { MCPServerStdio } = require('@openai/agents');",
-    "const { protectMcpServer, protectShellTool } = require('./ctrlrun.generated.js');",
-    "const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
-    "const shellTool = protectShellTool('host.shell', { shell: {} });",
-    ...exportLines,
-  );
 
 describe('a door written through `require` (the writer)', () => {
   it('control: the ES-import form is reported', () => {

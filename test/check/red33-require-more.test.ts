@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lines, lintRepo, testProject } from './rule-tester.js';
+import { cjsDoors } from './cjs-doors.js';
 import { DOORS } from './unlisted-tool-module.js';
 
 /*
@@ -16,16 +17,6 @@ const GUARD = 'mcp-server-unguarded';
 const SHELL = 'invoke-replaced';
 const AT2 = [{ line: 2, unresolved: false }];
 const CANNOT_TELL = [{ line: 2, unresolved: true }];
-
-/** Two doors made in CommonJS, exported as `exportLines` say. */
-const cjsDoors = (...exportLines: string[]): string =>
-  lines(
-    "const { MCPServerStdio } = require('@openai/agents');",
-    "const { protectMcpServer, protectShellTool } = require('./ctrlrun.generated.js');",
-    "const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
-    "const shellTool = protectShellTool('host.shell', { shell: {} });",
-    ...exportLines,
-  );
 
 const writer = lines("const { github } = require('./doors');", 'github.toolInputGuardrails = [];');
 const shellWriter = lines("const { shellTool } = require('./doors');", 'shellTool.shell = () => undefined;');
