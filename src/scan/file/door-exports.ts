@@ -160,9 +160,7 @@ export function importedBinding(
   const read = importedPath(cx.sf, expr, (local) => {
     const found = declarationAt(local, ancestors, cx.hoisted);
     if (found === undefined) return false;
-    // a top-level `const { github } = require('…/doors')` declares the binding it reads, shadowing
-    // nothing; one in a function reads its module as the top-level one does
-    if (typescript.isSourceFile(ancestors[found.depth]!) && isRequireDeclaration(found.declaration)) return false;
+    // a `const { github } = require('…/doors')`, at the top or in a function, reads its module
     return requireDeclared(found.declaration, local) ?? true;
   });
   if (read === undefined) return undefined;
@@ -253,11 +251,6 @@ function requireDeclared(d: ts.Node, local: string): { specifier: string; name: 
     return typescript.isIdentifier(p) || isStringLike(p) ? { specifier, name: p.text } : undefined;
   }
   return undefined;
-}
-
-/** Whether a declaration is a variable holding a `require` call's value. */
-function isRequireDeclaration(d: ts.Node): boolean {
-  return typescript.isVariableDeclaration(d) && requiredModule(d.initializer) !== undefined;
 }
 
 /**
