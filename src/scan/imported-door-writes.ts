@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { DOOR_WORD } from './door-words.js';
-import { AGENT_DOOR, ANY_EXPORT, importedPath, importOf } from './file/door-exports.js';
+import { ANY_EXPORT } from './file/commonjs-exports.js';
+import { AGENT_DOOR, importedPath, importOf } from './file/door-exports.js';
 import { skipWrappers } from './syntax.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
 import { parseSource, type Parsed } from './parse.js';

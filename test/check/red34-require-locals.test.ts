@@ -87,7 +87,10 @@ describe('a `require` of a computed path, as an ES `import()` of one', () => {
   });
 
   it('silent: a local door`s body (`shell`, a common word) in a file naming no SDK, as through `import(name)`', () => {
-    for (const ops of ['const d = require(name);\nd.shellTool.shell = () => undefined;', 'async function f() {\n  const d = await import(name);\n  d.shellTool.shell = () => undefined;\n}']) {
+    for (const ops of [
+      'const d = require(name);\nd.shellTool.shell = () => undefined;',
+      'async function f() {\n  const d = await import(name);\n  d.shellTool.shell = () => undefined;\n}',
+    ]) {
       expect(found({ 'src/doors.js': doors, 'src/ops.js': lines(ops) }, SHELL, 'src/ops.js'), ops).toEqual([]);
     }
   });

@@ -5,6 +5,7 @@ import { declarationAt, initializerInScope } from '../local-values.js';
 import { spanOf } from '../parse.js';
 import { isStringLike, skipWrappers } from '../syntax.js';
 import type { ImportedWrite } from '../types.js';
+import { ANY_EXPORT, commonJsExportsOf, WHOLE } from './commonjs-exports.js';
 import { agentClassOf, type FileContext } from './context.js';
 import type { PropertyWrite } from './property-writes.js';
 
@@ -27,14 +28,14 @@ export function exportedDoors(cx: FileContext, doorOf: DoorOfValue): { doors?: R
   const out: Record<string, string> = {};
   const unknown: string[] = [];
   const top: readonly ts.Node[] = [cx.sf];
-  const heldBy = (expr: ts.Expression): string | undefined => {
+  const heldBy = (expr: ts.Expression, ancestors: readonly ts.Node[] = top): string | undefined => {
     const e = skipWrappers(expr);
     if (typescript.isNewExpression(e) && agentClassOf(cx, e.expression) !== undefined) return AGENT_DOOR;
-    const held = doorOf(e, top);
+    const held = doorOf(e, ancestors);
     if (held.door !== undefined) return held.door;
     if (held.opaque) return UNKNOWN;
     if (!typescript.isIdentifier(e)) return undefined;
-    const init = initializerInScope(e.text, top, cx.hoisted);
+    const init = initializerInScope(e.text, ancestors, cx.hoisted);
     const inner = init && skipWrappers(init.init);
     return inner && typescript.isNewExpression(inner) && agentClassOf(cx, inner.expression) !== undefined ? AGENT_DOOR : undefined;
   };
@@ -50,98 +51,23 @@ export function exportedDoors(cx: FileContext, doorOf: DoorOfValue): { doors?: R
       add('default', heldBy(st.expression));
     } else if (typescript.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && typescript.isNamedExports(st.exportClause)) {
       for (const el of st.exportClause.elements) add(el.name.text, heldBy((el.propertyName ?? el.name) as ts.Identifier));
-    } else if (typescript.isExpressionStatement(st)) {
-      for (const [name, value] of commonJsExports(st.expression)) {
-        const held = value === null ? UNKNOWN : heldBy(value);
-        // `module.exports = door`: the door is what `require` returns and an ES import reads as the
-        // default, its names the door's own; any other value may hold a door under any name
-        if (name === WHOLE && held !== undefined && held !== UNKNOWN) add('default', held);
-        else if (name === WHOLE) unknown.push(ANY_EXPORT);
-        else add(name, held);
-      }
     }
   }
+  for (const x of commonJsExportsOf(cx.sf, cx.hoisted)) {
+    const held = x.value === null ? UNKNOWN : heldBy(x.value, x.ancestors);
+    if (!x.sure) {
+      // written in a function or a branch: not known to be made, so a door there (or any value, for
+      // `module.exports` itself) is an export check cannot tell
+      if (x.name === WHOLE) unknown.push(ANY_EXPORT);
+      else if (held !== undefined) unknown.push(x.name);
+    } else if (x.name === WHOLE && held !== undefined && held !== UNKNOWN) {
+      // `module.exports = door`: the door is what `require` returns and an ES import reads as the
+      // default, its names the door's own; any other value may hold a door under any name
+      add('default', held);
+    } else if (x.name === WHOLE) unknown.push(ANY_EXPORT);
+    else add(x.name, held);
+  }
   return { ...(Object.keys(out).length > 0 ? { doors: out } : {}), ...(unknown.length > 0 ? { unknown } : {}) };
-}
-
-/**
- * The exports a CommonJS statement makes, by name: `module.exports = { github, gh: shellTool }`,
- * `exports.github = github`, `module.exports.github = …` (what `require` and an import of the module
- * read by those names), each target of a chain (`exports = module.exports = { github }`), and
- * `Object.assign(module.exports, { github })`; any other `module.exports = value` is `[WHOLE, value]`.
- * A spread, a computed name, an accessor, or a call given `module.exports` or `exports` that is
- * no such `Object.assign` is `[ANY_EXPORT, null]`: any name may be a door there (fail closed).
- */
-function commonJsExports(expr: ts.Expression): Array<readonly [string, ts.Expression | null]> {
-  if (typescript.isCallExpression(expr)) return assignedExports(expr);
-  if (!isAssignment(expr)) return [];
-  // `a = b = value`: every target of the chain holds the last value
-  let value = skipWrappers(expr.right);
-  const targets = [skipWrappers(expr.left)];
-  while (isAssignment(value)) {
-    targets.push(skipWrappers(value.left));
-    value = skipWrappers(value.right);
-  }
-  return targets.flatMap((t) => exportsOfTarget(t, value));
-}
-
-/** The exports one assignment target makes when it is given `value`: `module.exports`, `exports.x`, `module.exports.x`, or `exports[key]` (any). */
-function exportsOfTarget(left: ts.Expression, value: ts.Expression): Array<readonly [string, ts.Expression | null]> {
-  if (isModuleExports(left)) return typescript.isObjectLiteralExpression(value) ? literalExports(value) : [[WHOLE, value]];
-  if (!typescript.isPropertyAccessExpression(left) && !typescript.isElementAccessExpression(left)) return [];
-  if (!isExportsObject(skipWrappers(left.expression))) return [];
-  const name = memberName(left);
-  return name === undefined ? [[ANY_EXPORT, null]] : [[name, value]];
-}
-
-/** An object literal's names as exports: a method is no door; a spread, a computed name or an accessor may be any. */
-function literalExports(obj: ts.ObjectLiteralExpression): Array<readonly [string, ts.Expression | null]> {
-  const out: Array<readonly [string, ts.Expression | null]> = [];
-  for (const p of obj.properties) {
-    if (typescript.isShorthandPropertyAssignment(p)) out.push([p.name.text, p.name]);
-    else if (typescript.isPropertyAssignment(p) && (typescript.isIdentifier(p.name) || isStringLike(p.name))) out.push([p.name.text, p.initializer]);
-    else if (!typescript.isMethodDeclaration(p)) out.push([ANY_EXPORT, null]);
-  }
-  return out;
-}
-
-/**
- * A top-level call given the exports object: `Object.assign(module.exports, { github }, …)` lists
- * each literal's names (any other source may hold any name); any other call so given
- * (`Object.defineProperty(exports, …)`, `extend(module.exports, …)`) may add any name.
- */
-function assignedExports(call: ts.CallExpression): Array<readonly [string, ts.Expression | null]> {
-  const [first, ...sources] = call.arguments.map((a) => skipWrappers(a));
-  const callee = skipWrappers(call.expression);
-  const isAssign =
-    typescript.isPropertyAccessExpression(callee) &&
-    typescript.isIdentifier(callee.expression) &&
-    callee.expression.text === 'Object' &&
-    callee.name.text === 'assign';
-  if (isAssign && first !== undefined && isExportsObject(first)) {
-    return sources.flatMap((s) => (typescript.isObjectLiteralExpression(s) ? literalExports(s) : [[ANY_EXPORT, null] as const]));
-  }
-  return call.arguments.some((a) => isExportsObject(skipWrappers(a))) ? [[ANY_EXPORT, null]] : [];
-}
-
-/** `exports` or `module.exports`, the object `require` returns. */
-function isExportsObject(e: ts.Expression): boolean {
-  return (typescript.isIdentifier(e) && e.text === 'exports') || isModuleExports(e);
-}
-
-function isAssignment(e: ts.Expression): e is ts.BinaryExpression {
-  return typescript.isBinaryExpression(e) && e.operatorToken.kind === typescript.SyntaxKind.EqualsToken;
-}
-
-/** What `commonJsExports` names `module.exports` itself by when it is no object literal (`module.exports = github`). */
-const WHOLE = '\0module.exports';
-
-/** The unknown export a CommonJS module lists when check cannot tell the names of its `module.exports`: any name read may be a door. */
-export const ANY_EXPORT = '*';
-
-/** `module.exports`. */
-function isModuleExports(e: ts.Expression): boolean {
-  return typescript.isPropertyAccessExpression(e) && typescript.isIdentifier(e.expression) && e.expression.text === 'module' && e.name.text === 'exports';
 }
 
 /** What `heldBy` answers for a value check cannot tell. */

@@ -1,0 +1,196 @@
+import type { ts } from 'ts-morph';
+import { typescript } from '../typescript.js';
+import { declarationAt, initializerInScope } from '../local-values.js';
+import type { HoistedVars } from '../scope.js';
+import { isStringLike, skipWrappers } from '../syntax.js';
+
+// A CommonJS module's exports (issue 40 item 4): what `require` and an ES import of the module read
+// by name. Written at the top of the module or in an IIFE's body they are known to be made when the
+// module loads; written anywhere else (a function, a callback, a branch) they may be, so a door
+// written there is an export check cannot tell (door-exports.ts `exportedDoors`).
+
+/** One export a CommonJS write makes: its name, the value (null: any value), where the value's names are read, and whether it is made when the module loads. */
+export interface CommonJsExport {
+  name: string;
+  value: ts.Expression | null;
+  ancestors: readonly ts.Node[];
+  sure: boolean;
+}
+
+/** What `module.exports` itself is named by when it is given a value that is no object literal (`module.exports = github`). */
+export const WHOLE = '\0module.exports';
+
+/** The unknown export a CommonJS module lists when check cannot tell the names of its `module.exports`: any name read may be a door. */
+export const ANY_EXPORT = '*';
+
+interface Walk {
+  hoisted: HoistedVars | undefined;
+  out: CommonJsExport[];
+}
+
+/**
+ * Every export the file's CommonJS writes make: `module.exports = { github, gh: shellTool }`,
+ * `exports.x = …`, `module.exports.x = …`, an assignment chain, `Object.assign(module.exports, { … })`,
+ * each also through a local holding the exports object (`const e = module.exports; e.github = …`);
+ * a spread, a computed name, an accessor, or a call given the exports object that is no such
+ * `Object.assign`, is `ANY_EXPORT`. `exports` or `module` declared by the file (a parameter, an ES
+ * module's own `const exports`) is not CommonJS's, unless it holds the exports object.
+ */
+export function commonJsExportsOf(sf: ts.SourceFile, hoisted: HoistedVars | undefined): CommonJsExport[] {
+  // most files never name it: no walk
+  if (!sf.text.includes('exports')) return [];
+  const w: Walk = { hoisted, out: [] };
+  for (const st of sf.statements) visit(w, st, [sf], true);
+  return w.out;
+}
+
+/** `sure`: the node is evaluated whenever the module loads (a top-level statement, an IIFE's body). */
+function visit(w: Walk, node: ts.Node, ancestors: readonly ts.Node[], sure: boolean): void {
+  const inner = [...ancestors, node];
+  if (typescript.isExpressionStatement(node) || typescript.isVariableStatement(node) || typescript.isVariableDeclarationList(node)) {
+    typescript.forEachChild(node, (c) => visit(w, c, inner, sure));
+    return;
+  }
+  if (typescript.isVariableDeclaration(node)) {
+    if (node.initializer) visit(w, node.initializer, inner, sure);
+    return;
+  }
+  if (isAssignment(node)) {
+    // `a = b = value`: every target of the chain holds the last value
+    let value = skipWrappers(node.right);
+    const targets = [skipWrappers(node.left)];
+    while (isAssignment(value)) {
+      targets.push(skipWrappers(value.left));
+      value = skipWrappers(value.right);
+    }
+    for (const t of targets) for (const [name, v] of exportsOfTarget(w, t, value, inner)) w.out.push({ name, value: v, ancestors: inner, sure });
+    visit(w, value, inner, false);
+    return;
+  }
+  if (sure && (typescript.isParenthesizedExpression(node) || isVoidOrNot(node))) {
+    visit(w, typescript.isPrefixUnaryExpression(node) ? node.operand : node.expression, inner, true);
+    return;
+  }
+  if (typescript.isCallExpression(node)) {
+    for (const [name, v] of assignedExports(w, node, inner)) w.out.push({ name, value: v, ancestors: inner, sure });
+    const fn = sure ? iifeOf(node) : undefined;
+    if (fn !== undefined) {
+      // an IIFE's body runs as the module loads: its statements are read as the top level's
+      const path = [...inner, ...fn.wrappers, fn.fn];
+      if (typescript.isBlock(fn.fn.body)) for (const st of fn.fn.body.statements) visit(w, st, [...path, fn.fn.body], true);
+      else visit(w, fn.fn.body, path, true);
+      for (const a of node.arguments) visit(w, a, inner, false);
+      return;
+    }
+  }
+  typescript.forEachChild(node, (c) => visit(w, c, inner, false));
+}
+
+/** `!expr` or `void expr` (an IIFE's `!function () { … }()`). */
+function isVoidOrNot(node: ts.Node): node is ts.PrefixUnaryExpression | ts.VoidExpression {
+  return (typescript.isPrefixUnaryExpression(node) && node.operator === typescript.SyntaxKind.ExclamationToken) || typescript.isVoidExpression(node);
+}
+
+/**
+ * The function a call runs at once (`(function () { … })()`, `(() => { … })()`, `(function () { … }).call(this)`),
+ * with the nodes between: not an async or generator one, whose body may run later or never.
+ */
+function iifeOf(call: ts.CallExpression): { fn: ts.FunctionExpression | ts.ArrowFunction; wrappers: ts.Node[] } | undefined {
+  const wrappers: ts.Node[] = [];
+  let callee: ts.Expression = call.expression;
+  if (typescript.isPropertyAccessExpression(callee) && (callee.name.text === 'call' || callee.name.text === 'apply')) {
+    wrappers.push(callee);
+    callee = callee.expression;
+  }
+  while (typescript.isParenthesizedExpression(callee)) {
+    wrappers.push(callee);
+    callee = callee.expression;
+  }
+  if (!typescript.isFunctionExpression(callee) && !typescript.isArrowFunction(callee)) return undefined;
+  if (callee.asteriskToken || callee.modifiers?.some((m) => m.kind === typescript.SyntaxKind.AsyncKeyword)) return undefined;
+  return { fn: callee, wrappers };
+}
+
+/** The exports one assignment target makes when it is given `value`: `module.exports`, `exports.x`, `module.exports.x`, or `exports[key]` (any). */
+function exportsOfTarget(w: Walk, left: ts.Expression, value: ts.Expression, ancestors: readonly ts.Node[]): Array<readonly [string, ts.Expression | null]> {
+  if (isModuleExports(w, left, ancestors)) return typescript.isObjectLiteralExpression(value) ? literalExports(value) : [[WHOLE, value]];
+  if (!typescript.isPropertyAccessExpression(left) && !typescript.isElementAccessExpression(left)) return [];
+  if (!isExportsObject(w, left.expression, ancestors)) return [];
+  const name = memberName(left);
+  return name === undefined ? [[ANY_EXPORT, null]] : [[name, value]];
+}
+
+/** An object literal's names as exports: a method is no door; a spread, a computed name or an accessor may be any. */
+function literalExports(obj: ts.ObjectLiteralExpression): Array<readonly [string, ts.Expression | null]> {
+  const out: Array<readonly [string, ts.Expression | null]> = [];
+  for (const p of obj.properties) {
+    if (typescript.isShorthandPropertyAssignment(p)) out.push([p.name.text, p.name]);
+    else if (typescript.isPropertyAssignment(p) && (typescript.isIdentifier(p.name) || isStringLike(p.name))) out.push([p.name.text, p.initializer]);
+    else if (!typescript.isMethodDeclaration(p)) out.push([ANY_EXPORT, null]);
+  }
+  return out;
+}
+
+/**
+ * A call given the exports object: `Object.assign(module.exports, { github }, …)` lists each
+ * literal's names (any other source may hold any name); any other call so given
+ * (`Object.defineProperty(exports, …)`, `extend(module.exports, …)`, `register(e)` of a local holding it) may add any name.
+ */
+function assignedExports(w: Walk, call: ts.CallExpression, ancestors: readonly ts.Node[]): Array<readonly [string, ts.Expression | null]> {
+  const [first, ...sources] = call.arguments.map((a) => skipWrappers(a));
+  const callee = skipWrappers(call.expression);
+  const isAssign =
+    typescript.isPropertyAccessExpression(callee) &&
+    typescript.isIdentifier(callee.expression) &&
+    callee.expression.text === 'Object' &&
+    callee.name.text === 'assign';
+  if (isAssign && first !== undefined && isExportsObject(w, first, ancestors)) {
+    return sources.flatMap((s) => (typescript.isObjectLiteralExpression(s) ? literalExports(s) : [[ANY_EXPORT, null] as const]));
+  }
+  return call.arguments.some((a) => isExportsObject(w, a, ancestors)) ? [[ANY_EXPORT, null]] : [];
+}
+
+/** How many locals holding locals (`const f = e`) an exports object is followed through. */
+const ALIASES = 4;
+
+/**
+ * `exports` or `module.exports`, the object `require` returns, where `ancestors` end; or a local
+ * holding it (`const e = module.exports`, `var exports = module.exports = {}`). An `exports` the file
+ * declares otherwise (a parameter, `const exports = {}`) is not it.
+ */
+function isExportsObject(w: Walk, expr: ts.Expression, ancestors: readonly ts.Node[], depth = 0): boolean {
+  const e = skipWrappers(expr);
+  if (isModuleExports(w, e, ancestors)) return true;
+  if (!typescript.isIdentifier(e) || depth > ALIASES) return false;
+  if (e.text === 'exports' && declarationAt('exports', ancestors, w.hoisted) === undefined) return true;
+  const held = initializerInScope(e.text, ancestors, w.hoisted);
+  if (held === undefined) return false;
+  // `const e = module.exports = {}`: the chain's targets hold its last value too
+  let value = skipWrappers(held.init);
+  while (isAssignment(value)) {
+    if (isExportsObject(w, value.left, held.ancestors, depth + 1)) return true;
+    value = skipWrappers(value.right);
+  }
+  return isExportsObject(w, value, held.ancestors, depth + 1);
+}
+
+/** `module.exports`, with no `module` of the file's own. */
+function isModuleExports(w: Walk, e: ts.Expression, ancestors: readonly ts.Node[]): boolean {
+  return (
+    typescript.isPropertyAccessExpression(e) &&
+    typescript.isIdentifier(e.expression) &&
+    e.expression.text === 'module' &&
+    e.name.text === 'exports' &&
+    declarationAt('module', ancestors, w.hoisted) === undefined
+  );
+}
+
+function isAssignment(e: ts.Node): e is ts.BinaryExpression {
+  return typescript.isBinaryExpression(e) && e.operatorToken.kind === typescript.SyntaxKind.EqualsToken;
+}
+
+/** `x.name`, `x['name']`; undefined for a computed key. */
+function memberName(e: ts.PropertyAccessExpression | ts.ElementAccessExpression): string | undefined {
+  if (typescript.isPropertyAccessExpression(e)) return typescript.isIdentifier(e.name) ? e.name.text : undefined;
+  return isStringLike(e.argumentExpression) ? e.argumentExpression.text : undefined;
+}
