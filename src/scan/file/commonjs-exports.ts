@@ -26,6 +26,8 @@ export const ANY_EXPORT = '*';
 interface Walk {
   hoisted: HoistedVars | undefined;
   out: CommonJsExport[];
+  /** The nodes from the file down to the one visited (pushed and popped, copied only for an export). */
+  stack: ts.Node[];
 }
 
 /**
@@ -34,25 +36,30 @@ interface Walk {
  * each also through a local holding the exports object (`const e = module.exports; e.github = …`);
  * a spread, a computed name, an accessor, or a call given the exports object that is no such
  * `Object.assign`, is `ANY_EXPORT`. `exports` or `module` declared by the file (a parameter, an ES
- * module's own `const exports`) is not CommonJS's, unless it holds the exports object.
+ * module's own `const exports = {}`) is not CommonJS's, unless it holds the exports object.
  */
 export function commonJsExportsOf(sf: ts.SourceFile, hoisted: HoistedVars | undefined): CommonJsExport[] {
   // most files never name it: no walk
   if (!sf.text.includes('exports')) return [];
-  const w: Walk = { hoisted, out: [] };
-  for (const st of sf.statements) visit(w, st, [sf], true);
+  const w: Walk = { hoisted, out: [], stack: [sf] };
+  for (const st of sf.statements) visit(w, st, true);
   return w.out;
 }
 
 /** `sure`: the node is evaluated whenever the module loads (a top-level statement, an IIFE's body). */
-function visit(w: Walk, node: ts.Node, ancestors: readonly ts.Node[], sure: boolean): void {
-  const inner = [...ancestors, node];
+function visit(w: Walk, node: ts.Node, sure: boolean): void {
+  w.stack.push(node);
+  visitIn(w, node, sure);
+  w.stack.pop();
+}
+
+function visitIn(w: Walk, node: ts.Node, sure: boolean): void {
   if (typescript.isExpressionStatement(node) || typescript.isVariableStatement(node) || typescript.isVariableDeclarationList(node)) {
-    typescript.forEachChild(node, (c) => visit(w, c, inner, sure));
+    typescript.forEachChild(node, (c) => visit(w, c, sure));
     return;
   }
   if (typescript.isVariableDeclaration(node)) {
-    if (node.initializer) visit(w, node.initializer, inner, sure);
+    if (node.initializer) visit(w, node.initializer, sure);
     return;
   }
   if (isAssignment(node)) {
@@ -63,27 +70,35 @@ function visit(w: Walk, node: ts.Node, ancestors: readonly ts.Node[], sure: bool
       targets.push(skipWrappers(value.left));
       value = skipWrappers(value.right);
     }
-    for (const t of targets) for (const [name, v] of exportsOfTarget(w, t, value, inner)) w.out.push({ name, value: v, ancestors: inner, sure });
-    visit(w, value, inner, false);
+    for (const t of targets) for (const [name, v] of exportsOfTarget(w, t, value)) emit(w, name, v, sure);
+    visit(w, value, false);
     return;
   }
   if (sure && (typescript.isParenthesizedExpression(node) || isVoidOrNot(node))) {
-    visit(w, typescript.isPrefixUnaryExpression(node) ? node.operand : node.expression, inner, true);
+    visit(w, typescript.isPrefixUnaryExpression(node) ? node.operand : node.expression, true);
     return;
   }
   if (typescript.isCallExpression(node)) {
-    for (const [name, v] of assignedExports(w, node, inner)) w.out.push({ name, value: v, ancestors: inner, sure });
+    for (const [name, v] of assignedExports(w, node)) emit(w, name, v, sure);
     const fn = sure ? iifeOf(node) : undefined;
     if (fn !== undefined) {
       // an IIFE's body runs as the module loads: its statements are read as the top level's
-      const path = [...inner, ...fn.wrappers, fn.fn];
-      if (typescript.isBlock(fn.fn.body)) for (const st of fn.fn.body.statements) visit(w, st, [...path, fn.fn.body], true);
-      else visit(w, fn.fn.body, path, true);
-      for (const a of node.arguments) visit(w, a, inner, false);
+      const depth = w.stack.length;
+      w.stack.push(...fn.wrappers, fn.fn);
+      if (typescript.isBlock(fn.fn.body)) {
+        w.stack.push(fn.fn.body);
+        for (const st of fn.fn.body.statements) visit(w, st, true);
+      } else visit(w, fn.fn.body, true);
+      w.stack.length = depth;
+      for (const a of node.arguments) visit(w, a, false);
       return;
     }
   }
-  typescript.forEachChild(node, (c) => visit(w, c, inner, false));
+  typescript.forEachChild(node, (c) => visit(w, c, false));
+}
+
+function emit(w: Walk, name: string, value: ts.Expression | null, sure: boolean): void {
+  w.out.push({ name, value, ancestors: w.stack.slice(), sure });
 }
 
 /** `!expr` or `void expr` (an IIFE's `!function () { … }()`). */
@@ -112,10 +127,10 @@ function iifeOf(call: ts.CallExpression): { fn: ts.FunctionExpression | ts.Arrow
 }
 
 /** The exports one assignment target makes when it is given `value`: `module.exports`, `exports.x`, `module.exports.x`, or `exports[key]` (any). */
-function exportsOfTarget(w: Walk, left: ts.Expression, value: ts.Expression, ancestors: readonly ts.Node[]): Array<readonly [string, ts.Expression | null]> {
-  if (isModuleExports(w, left, ancestors)) return typescript.isObjectLiteralExpression(value) ? literalExports(value) : [[WHOLE, value]];
+function exportsOfTarget(w: Walk, left: ts.Expression, value: ts.Expression): Array<readonly [string, ts.Expression | null]> {
+  if (isModuleExports(w, left, w.stack)) return typescript.isObjectLiteralExpression(value) ? literalExports(value) : [[WHOLE, value]];
   if (!typescript.isPropertyAccessExpression(left) && !typescript.isElementAccessExpression(left)) return [];
-  if (!isExportsObject(w, left.expression, ancestors)) return [];
+  if (!isExportsObject(w, left.expression, w.stack)) return [];
   const name = memberName(left);
   return name === undefined ? [[ANY_EXPORT, null]] : [[name, value]];
 }
@@ -136,7 +151,7 @@ function literalExports(obj: ts.ObjectLiteralExpression): Array<readonly [string
  * literal's names (any other source may hold any name); any other call so given
  * (`Object.defineProperty(exports, …)`, `extend(module.exports, …)`, `register(e)` of a local holding it) may add any name.
  */
-function assignedExports(w: Walk, call: ts.CallExpression, ancestors: readonly ts.Node[]): Array<readonly [string, ts.Expression | null]> {
+function assignedExports(w: Walk, call: ts.CallExpression): Array<readonly [string, ts.Expression | null]> {
   const [first, ...sources] = call.arguments.map((a) => skipWrappers(a));
   const callee = skipWrappers(call.expression);
   const isAssign =
@@ -144,10 +159,10 @@ function assignedExports(w: Walk, call: ts.CallExpression, ancestors: readonly t
     typescript.isIdentifier(callee.expression) &&
     callee.expression.text === 'Object' &&
     callee.name.text === 'assign';
-  if (isAssign && first !== undefined && isExportsObject(w, first, ancestors)) {
+  if (isAssign && first !== undefined && isExportsObject(w, first, w.stack)) {
     return sources.flatMap((s) => (typescript.isObjectLiteralExpression(s) ? literalExports(s) : [[ANY_EXPORT, null] as const]));
   }
-  return call.arguments.some((a) => isExportsObject(w, a, ancestors)) ? [[ANY_EXPORT, null]] : [];
+  return call.arguments.some((a) => isExportsObject(w, a, w.stack)) ? [[ANY_EXPORT, null]] : [];
 }
 
 /** How many locals holding locals (`const f = e`) an exports object is followed through. */
