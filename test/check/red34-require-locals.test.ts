@@ -50,6 +50,7 @@ describe('exports written inside a function', () => {
     expect(guardOf('(function () {', '  exports.github = github;', '})();')).toEqual(AT1);
     expect(guardOf('(() => {', '  const g = github;', '  module.exports.github = g;', '})();')).toEqual(AT1);
     expect(guardOf('!function () {', '  Object.assign(module.exports, { github });', '}();')).toEqual(AT1);
+    expect(guardOf('(function () {', '  exports.github = github;', '}).call(this);')).toEqual(AT1);
   });
 
   it('fail closed: a named function, an arrow, a callback, a branch (not known to run)', () => {
@@ -57,6 +58,8 @@ describe('exports written inside a function', () => {
     expect(guardOf('const init = () => {', '  module.exports.github = github;', '};')).toEqual(CANNOT_TELL);
     expect(guardOf('setup(() => {', '  Object.assign(module.exports, { github });', '});')).toEqual(CANNOT_TELL);
     expect(guardOf('if (process.env.GH) {', '  exports.github = github;', '}')).toEqual(CANNOT_TELL);
+    // an async IIFE's body past an `await` runs later
+    expect(guardOf('(async () => {', '  await ready;', '  exports.github = github;', '})();')).toEqual(CANNOT_TELL);
     // a door made inside the function, and `module.exports` replaced there: any name
     expect(guardOf('function init() {', '  exports.github = makeServer();', '}')).toEqual(CANNOT_TELL);
     expect(guardOf('module.exports = { shellTool };', 'function reset() {', '  module.exports = build();', '}')).toEqual(CANNOT_TELL);
@@ -68,6 +71,7 @@ describe('exports written inside a function', () => {
     expect(guardOf('function init() {', '  exports.github = { toolInputGuardrails: [] };', '  exports.count = 0;', '}')).toEqual([]);
     expect(guardOf('function make() {', '  const exports = {};', '  exports.github = github;', '  return exports;', '}')).toEqual([]);
     expect(guardOf('function f(exports) {', '  exports.github = github;', '}')).toEqual([]);
+    expect(guardOf('module.exports = { shellTool };', 'function f(module) {', '  module.exports = build();', '}')).toEqual([]);
     expect(guardOf('module.exports = { github };', 'function init() {', '  exports.shellTool = shellTool;', '}')).toEqual(AT1);
   });
 });
