@@ -32,6 +32,9 @@ describe('`module.exports` kept in a local', () => {
     expect(guardOf('var exports = module.exports = {};', 'exports.github = github;')).toEqual(AT1);
     // an alias of an alias, and `Object.assign` given the local
     expect(shellOf('const e = module.exports;', 'const f = e;', 'Object.assign(f, { shellTool });')).toEqual(AT1);
+    // a `let` given the exports object after its declaration, and a logical assignment of the name
+    expect(guardOf('let e;', 'e = module.exports;', 'e.github = github;')).toEqual(AT1);
+    expect(guardOf('exports.github ??= github;')).toEqual(AT1);
   });
 
   it('fail closed: a computed name written on the local, and the local given to a call', () => {

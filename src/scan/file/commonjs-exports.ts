@@ -1,8 +1,8 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
-import { declarationAt, initializerInScope } from '../local-values.js';
+import { declarationAt, valuesInScope } from '../local-values.js';
 import type { HoistedVars } from '../scope.js';
-import { isStringLike, skipWrappers } from '../syntax.js';
+import { isAssigning, isStringLike, skipWrappers } from '../syntax.js';
 
 // A CommonJS module's exports (issue 40 item 4): what `require` and an ES import of the module read
 // by name. Written at the top of the module or in an IIFE's body they are known to be made when the
@@ -170,7 +170,7 @@ const ALIASES = 4;
 
 /**
  * `exports` or `module.exports`, the object `require` returns, where `ancestors` end; or a local
- * holding it (`const e = module.exports`, `var exports = module.exports = {}`). An `exports` the file
+ * that may hold it (`const e = module.exports`, `var exports = module.exports = {}`, `let e; e = exports`). An `exports` the file
  * declares otherwise (a parameter, `const exports = {}`) is not it.
  */
 function isExportsObject(w: Walk, expr: ts.Expression, ancestors: readonly ts.Node[], depth = 0): boolean {
@@ -178,15 +178,16 @@ function isExportsObject(w: Walk, expr: ts.Expression, ancestors: readonly ts.No
   if (isModuleExports(w, e, ancestors)) return true;
   if (!typescript.isIdentifier(e) || depth > ALIASES) return false;
   if (e.text === 'exports' && declarationAt('exports', ancestors, w.hoisted) === undefined) return true;
-  const held = initializerInScope(e.text, ancestors, w.hoisted);
-  if (held === undefined) return false;
-  // `const e = module.exports = {}`: the chain's targets hold its last value too
-  let value = skipWrappers(held.init);
-  while (isAssignment(value)) {
-    if (isExportsObject(w, value.left, held.ancestors, depth + 1)) return true;
-    value = skipWrappers(value.right);
-  }
-  return isExportsObject(w, value, held.ancestors, depth + 1);
+  // any value a `let` or `var` is given (`let e; e = module.exports`): a write through it may be an export
+  return (valuesInScope(e.text, ancestors, w.hoisted) ?? []).some((held) => {
+    // `const e = module.exports = {}`: the chain's targets hold its last value too
+    let value = skipWrappers(held.init);
+    while (isAssignment(value)) {
+      if (isExportsObject(w, value.left, held.ancestors, depth + 1)) return true;
+      value = skipWrappers(value.right);
+    }
+    return isExportsObject(w, value, held.ancestors, depth + 1);
+  });
 }
 
 /** `module.exports`, with no `module` of the file's own. */
@@ -200,8 +201,9 @@ function isModuleExports(w: Walk, e: ts.Expression, ancestors: readonly ts.Node[
   );
 }
 
+/** `a = b`, and `a ??= b`, `a ||= b`, `a &&= b` (which may store `b` as well). */
 function isAssignment(e: ts.Node): e is ts.BinaryExpression {
-  return typescript.isBinaryExpression(e) && e.operatorToken.kind === typescript.SyntaxKind.EqualsToken;
+  return typescript.isBinaryExpression(e) && isAssigning(e.operatorToken.kind);
 }
 
 /** `x.name`, `x['name']`; undefined for a computed key. */
