@@ -33,7 +33,7 @@ describe('`module.exports` kept in a local', () => {
     // an alias of an alias, and `Object.assign` given the local
     expect(shellOf('const e = module.exports;', 'const f = e;', 'Object.assign(f, { shellTool });')).toEqual(AT1);
     // a `let` given the exports object after its declaration, and a logical assignment of the name
-    expect(guardOf('let e;', 'e = module.exports;', 'e.github = github;')).toEqual(AT1);
+    expect(guardOf('let e = {};', 'e = module.exports;', 'e.github = github;')).toEqual(AT1);
     expect(guardOf('exports.github ??= github;')).toEqual(AT1);
   });
 
