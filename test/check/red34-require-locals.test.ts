@@ -37,6 +37,17 @@ describe('`module.exports` kept in a local', () => {
     expect(guardOf('exports.github ??= github;')).toEqual(AT1);
   });
 
+  it('a chain of locals past the bound is taken to hold the exports object (fail closed)', () => {
+    const chain = (n: number) => ['const a0 = module.exports;', ...Array.from({ length: n }, (_, i) => `const a${i + 1} = a${i};`)];
+    // within the bound (4 locals of locals) and one past it: each write is the door's
+    expect(guardOf(...chain(4), 'a4.github = github;')).toEqual(AT1);
+    expect(guardOf(...chain(8), 'a8.github = github;')).toEqual(AT1);
+    // a chain within the bound that never holds it stays silent; past the bound it is taken to
+    const plain = (n: number) => ['const a0 = {};', ...Array.from({ length: n }, (_, i) => `const a${i + 1} = a${i};`)];
+    expect(guardOf(...plain(4), 'a4.github = github;', 'module.exports = { shellTool };')).toEqual([]);
+    expect(guardOf(...plain(8), 'a8.github = github;', 'module.exports = { shellTool };')).toEqual(AT1);
+  });
+
   it('fail closed: a computed name written on the local, and the local given to a call', () => {
     expect(guardOf('const e = module.exports;', 'e[key] = github;')).toEqual(CANNOT_TELL);
     expect(guardOf('const e = exports;', 'register(e);')).toEqual(CANNOT_TELL);

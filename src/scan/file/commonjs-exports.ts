@@ -165,7 +165,7 @@ function assignedExports(w: Walk, call: ts.CallExpression): Array<readonly [stri
   return call.arguments.some((a) => isExportsObject(w, a, w.stack)) ? [[ANY_EXPORT, null]] : [];
 }
 
-/** How many locals holding locals (`const f = e`) an exports object is followed through. */
+/** How many locals holding locals (`const f = e`) an exports object is followed through; a longer chain is taken to hold it. */
 const ALIASES = 4;
 
 /**
@@ -176,8 +176,10 @@ const ALIASES = 4;
 function isExportsObject(w: Walk, expr: ts.Expression, ancestors: readonly ts.Node[], depth = 0): boolean {
   const e = skipWrappers(expr);
   if (isModuleExports(w, e, ancestors)) return true;
-  if (!typescript.isIdentifier(e) || depth > ALIASES) return false;
+  if (!typescript.isIdentifier(e)) return false;
   if (e.text === 'exports' && declarationAt('exports', ancestors, w.hoisted) === undefined) return true;
+  // past the bound a local may still hold it: fail closed rather than silent
+  if (depth > ALIASES) return (valuesInScope(e.text, ancestors, w.hoisted) ?? []).length > 0;
   // any value a `let` or `var` is given (`let e; e = module.exports`): a write through it may be an export
   return (valuesInScope(e.text, ancestors, w.hoisted) ?? []).some((held) => {
     // `const e = module.exports = {}`: the chain's targets hold its last value too
