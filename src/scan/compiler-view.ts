@@ -160,6 +160,7 @@ export const READ_NAMES: readonly string[] = [
   'parseJsonConfigFileContent',
   'preProcessFile',
   'readConfigFile',
+  'skipTrivia',
   'transpileModule',
 ];
 

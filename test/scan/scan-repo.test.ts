@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listSourceFiles, scanRepo } from '../../src/scan/index.js';
-import { childPath } from '../../src/fs/repo-files.js';
+import { childPath, walkFiles } from '../../src/fs/repo-files.js';
 import { inNodeModules } from '../../src/scan/list.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
 
@@ -167,5 +167,24 @@ describe('childPath', () => {
     const names = ['a', '.a', '..a', '...', 'a.ts', ' ', 'a..', '.git', 'node_modules'];
     const dirs = [root, ...names.map((n) => path.join(root, n)), ...names.flatMap((n) => names.map((m) => path.join(root, n, m)))];
     for (const dir of dirs) for (const name of names) expect(childPath(dir, name), JSON.stringify([dir, name])).toBe(path.join(dir, name));
+  });
+});
+
+describe('walkFiles outside a git work tree', () => {
+  const root = makeTempDir('walk-');
+  afterAll(() => removeDir(root));
+  write(root, '.gitignore', '/top.ts\n');
+  write(root, 'top.ts', '');
+  write(root, 'sub/.gitignore', '/deep.ts\nlocal/\n');
+  write(root, 'sub/top.ts', '');
+  write(root, 'sub/deep.ts', '');
+  write(root, 'sub/x/deep.ts', '');
+  write(root, 'sub/local/a.ts', '');
+  write(root, 'local/a.ts', '');
+
+  it('reads each .gitignore relative to its own folder, the root given with or without a trailing separator', () => {
+    // anchored patterns (`/top.ts`) match only in their file's folder; `local/` only below `sub`
+    const expected = ['.gitignore', 'local/a.ts', 'sub/.gitignore', 'sub/top.ts', 'sub/x/deep.ts'];
+    for (const dir of [root, root + path.sep]) expect(relAll(root, walkFiles(dir, [])).sort(), dir).toEqual(expected);
   });
 });
