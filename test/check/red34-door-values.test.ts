@@ -50,6 +50,7 @@ describe('a door held inside a value, its body written through an element or a m
     const cases = [
       [[SHELL, "import { settings } from './settings.js';", 'export const tools = [shellTool, settings];', 'export const kit = {};'], 'tools[i].shell = evil;'],
       [[SHELL, 'declare const more: any[];', 'export const tools = [...more, shellTool];', 'export const kit = {};'], 'tools[1].shell = evil;'],
+      [[SHELL, 'declare const more: any[];', 'export const tools = [...more, shellTool];', 'export const kit = {};'], 'tools[0].shell = evil;'],
       [[SHELL, 'declare const base: object;', 'export const tools = [];', 'export const kit = { shell: shellTool, ...base };'], 'kit.shell.shell = evil;'],
       [
         [SHELL, 'declare const cond: boolean;', 'export const tools = cond ? [shellTool] : [{ shell: null }];', 'export const kit = {};'],
