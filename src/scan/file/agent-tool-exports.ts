@@ -5,7 +5,7 @@ import { declarationAt, initializerInScope } from '../local-values.js';
 import { isWrapper, propertyName, skipWrappers } from '../syntax.js';
 import type { FileContext } from './context.js';
 import { ANY_KEY, importedBinding } from './door-exports.js';
-import { mapCallback, returnsName, returnsOf } from './returned-values.js';
+import { callbackOf, mapCallback, returnsName, returnsOf } from './returned-values.js';
 
 // A tool handed to an agent from another module (issue 40 item 4, "no false green"): a literal door
 // whose `type` check cannot read (`{ type: SHELL, shell }`) is reported only in a file using the SDK
@@ -53,9 +53,11 @@ function reach(
   // more modules to read, never fewer findings)
   const held = typescript.isIdentifier(e) ? initializerInScope(e.text, ancestors, cx.hoisted) : undefined;
   if (held) return next(held.init, held.ancestors);
-  const callee = typescript.isCallExpression(e) ? skipWrappers(e.expression) : undefined;
-  // what a `.map` callback or a function of the file returns is handed, each once (a recursion ends)
-  const fn = typescript.isCallExpression(e) ? (mapFunction(e, ancestors) ?? localFunction(cx, callee!, ancestors)) : undefined;
+  // the function whose returns are handed: a `.map`/`.flatMap`/`Array.from` callback (written in
+  // place or named: `flows.map(toTool)`), else the function called
+  const callee = typescript.isCallExpression(e) ? (callbackOf(e) ?? skipWrappers(e.expression)) : undefined;
+  // what a callback or a function of the file returns is handed, each once (a recursion ends)
+  const fn = callee !== undefined ? (inPlace(callee, ancestors) ?? localFunction(cx, callee, ancestors)) : undefined;
   if (fn) {
     if (seen.has(fn.node)) return;
     seen.add(fn.node);
@@ -89,9 +91,9 @@ interface LocalFunction {
   ancestors: readonly ts.Node[];
 }
 
-function mapFunction(call: ts.CallExpression, ancestors: readonly ts.Node[]): LocalFunction | undefined {
-  const cb = mapCallback(call);
-  return cb ? { node: cb, ancestors } : undefined;
+/** A function written in place (a callback's arrow or function expression). */
+function inPlace(e: ts.Expression, ancestors: readonly ts.Node[]): LocalFunction | undefined {
+  return typescript.isArrowFunction(e) || typescript.isFunctionExpression(e) ? { node: e, ancestors } : undefined;
 }
 
 /** The function of the file a call names (`build()`): a function declaration, or a variable holding an arrow or a function expression. */
