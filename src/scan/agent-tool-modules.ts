@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ts } from 'ts-morph';
+import { memberPath } from './file/agent-tool-exports.js';
 import { reexported } from './imported-door-writes.js';
 import { typescript } from './typescript.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
@@ -100,12 +101,12 @@ const REEXPORT = /\bexport\s*(?:\*|\{[^}]*\})\s*from\b|\bexport\s*\{/;
  */
 function exporters(
   s: Omit<AgentToolSearch, 'scan'>,
-  read: { specifier: string; name: string; call?: true },
+  read: { specifier: string; name: string; call?: true; members?: string[] },
   from: string,
   depth: number,
   wanted: Map<string, Set<string>>,
 ): void {
-  const wantedName = read.call ? `${read.name}()` : read.name;
+  const wantedName = read.call ? `${read.name}()` : memberPath(read.name, read.members ?? []);
   const add = (abs: string): boolean => {
     const names = wanted.get(abs) ?? new Set<string>();
     if (names.has(wantedName)) return false;
@@ -121,7 +122,8 @@ function exporters(
   for (const st of sf.statements) {
     if (!typescript.isExportDeclaration(st) || st.isTypeOnly) continue;
     const again = reexported(sf, st, read.name);
-    if (again !== undefined && again.name !== '*') exporters(s, read.call ? { ...again, call: true } : again, target.file, depth + 1, wanted);
+    if (again === undefined || again.name === '*') continue;
+    exporters(s, read.call ? { ...again, call: true } : read.members ? { ...again, members: read.members } : again, target.file, depth + 1, wanted);
   }
 }
 

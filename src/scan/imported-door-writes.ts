@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { DOOR_WORD } from './door-words.js';
 import { ANY_EXPORT } from './file/commonjs-exports.js';
-import { AGENT_DOOR, importedPath, importOf } from './file/door-exports.js';
-import { skipWrappers } from './syntax.js';
+import { AGENT_DOOR, ANY_KEY, importedPath, importOf } from './file/door-exports.js';
+import { propertyName, skipWrappers } from './syntax.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
 import { parseSource, type Parsed } from './parse.js';
 import { isSourceFile } from './source-files.js';
@@ -178,11 +178,11 @@ function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: 
   const sf = m.treeOf(target.file);
   // `export const gh = github` of an imported door (`d.github`, a `const` exported by a list, one of
   // `cond ? shellTool : other`): the imports followed, each on its own path (a door met twice is one)
-  const alias = sf && aliasedImports(sf, name);
+  const alias = sf && aliasedImports(sf, name, members);
   // more values than are read: as a chain longer than is followed (fail closed)
   if (alias === TOO_MANY) return TOO_FAR;
   if (alias !== undefined) {
-    const doors = alias.reads.map((r) => exportedDoor(m, { ...r, members: [...r.members, ...members] }, target.file, depth + 1, new Set(seen)));
+    const doors = alias.reads.map((r) => exportedDoor(m, r, target.file, depth + 1, new Set(seen)));
     const door = joined(doors, own, alias.other);
     if (typeof door === 'object') {
       door.unknown ||= unknownExport(scanned, name) || (scanned === undefined && unknownExport(m.unreadScanOf(target.file), name));
@@ -248,44 +248,107 @@ const TOO_MANY = 'too-many';
  * `export default d.github`, `const gh = github; export { gh }`, through a few `const a = b`; each
  * value of `cond ? a : b`, `a ?? b`, `a || b`, the right of `a && b`), and whether it may hold
  * anything else (`other`); undefined when it holds no import. The scan of the module leaves an
- * import to the repo scan (an import is no value it can tell).
+ * import to the repo scan (an import is no value it can tell). `members` read on the export are
+ * followed into the lists and objects it holds (`export const tools = [shellTool]` read as
+ * `tools[0]`, `{ shell: shellTool }` as `kit.shell`); each read keeps the members left.
  */
-function aliasedImports(sf: ts.SourceFile, name: string): { reads: ExportRead[]; other: boolean } | typeof TOO_MANY | undefined {
+function aliasedImports(
+  sf: ts.SourceFile,
+  name: string,
+  members: readonly string[] = [],
+): { reads: ExportRead[]; other: boolean } | typeof TOO_MANY | undefined {
   const start = exportedExpression(sf, name);
   if (start === undefined) return undefined;
   const reads: ExportRead[] = [];
   let other = false;
   let budget = ALIAS_PARTS;
-  const visit = (expr: ts.Expression, step: number): void => {
+  const visit = (expr: ts.Expression, step: number, path: readonly string[]): void => {
     if (--budget < 0) return;
     const read = importedPath(sf, expr);
-    if (read !== undefined) return void reads.push(read);
+    if (read !== undefined) return void reads.push({ ...read, members: [...read.members, ...path] });
     const e = skipWrappers(expr);
     if (typescript.isConditionalExpression(e)) {
-      visit(e.whenTrue, step);
-      visit(e.whenFalse, step);
+      visit(e.whenTrue, step, path);
+      visit(e.whenFalse, step, path);
       return;
     }
     if (typescript.isBinaryExpression(e)) {
       const op = e.operatorToken.kind;
       if (op === typescript.SyntaxKind.QuestionQuestionToken || op === typescript.SyntaxKind.BarBarToken) {
-        visit(e.left, step);
-        visit(e.right, step);
+        visit(e.left, step, path);
+        visit(e.right, step, path);
         return;
       }
       if (op === typescript.SyntaxKind.AmpersandAmpersandToken) {
         // the left is the value only when it is falsy: no door
-        visit(e.right, step);
+        visit(e.right, step, path);
         return;
       }
     }
+    if (path.length > 0 && (typescript.isArrayLiteralExpression(e) || typescript.isObjectLiteralExpression(e))) {
+      const [key, ...rest] = path as [string, ...string[]];
+      const held = typescript.isArrayLiteralExpression(e) ? elementsAt(e, key) : propertiesAt(e, key);
+      if (held.other) other = true;
+      for (const v of held.values) visit(v.expr, step, [...v.path, ...rest]);
+      return;
+    }
     const init = typescript.isIdentifier(e) && step < ALIAS_STEPS ? topInitializer(sf, e.text) : undefined;
-    if (init !== undefined) visit(init, step + 1);
+    if (init !== undefined) visit(init, step + 1, path);
     else other = true;
   };
-  visit(start, 0);
+  visit(start, 0, members);
   if (budget < 0) return TOO_MANY;
   return reads.length > 0 ? { reads, other } : undefined;
+}
+
+/** What a member of a list or an object may be: values to follow (with the member read on each first: a spread's), and whether it may be anything else. */
+interface HeldAt {
+  values: Array<{ expr: ts.Expression; path: string[] }>;
+  other: boolean;
+}
+
+/**
+ * The elements `list[key]` may be: the one at the index, or any past a spread before it (the spread's
+ * own elements too) or for a key check cannot read (`ANY_KEY`); another key (`length`) is no door.
+ */
+function elementsAt(list: ts.ArrayLiteralExpression, key: string): HeldAt {
+  const index = /^(?:0|[1-9]\d*)$/.test(key) ? Number(key) : key === ANY_KEY ? -1 : undefined;
+  if (index === undefined) return { values: [], other: true };
+  const out: HeldAt = { values: [], other: false };
+  let spread = false;
+  list.elements.forEach((el, i) => {
+    if (typescript.isSpreadElement(el)) {
+      spread = true;
+      out.values.push({ expr: el.expression, path: [ANY_KEY] });
+    } else if (index < 0 || spread || i === index) {
+      if (typescript.isOmittedExpression(el)) out.other = true;
+      else out.values.push({ expr: el, path: [] });
+    }
+  });
+  return out;
+}
+
+/**
+ * The values `object[key]` may be: the last property of that name, and any spread or computed
+ * name after it (either may hold the key); every property for a key check cannot read.
+ */
+function propertiesAt(object: ts.ObjectLiteralExpression, key: string): HeldAt {
+  const out: HeldAt = { values: [], other: false };
+  for (let i = object.properties.length - 1; i >= 0; i--) {
+    const p = object.properties[i]!;
+    if (typescript.isSpreadAssignment(p)) {
+      out.values.push({ expr: p.expression, path: [key] });
+      continue;
+    }
+    const named = propertyName(p.name);
+    if (named !== undefined && key !== ANY_KEY && named !== key) continue;
+    if (typescript.isPropertyAssignment(p)) out.values.push({ expr: p.initializer, path: [] });
+    else if (typescript.isShorthandPropertyAssignment(p)) out.values.push({ expr: p.name, path: [] });
+    else out.other = true;
+    // the property of that name written last is the value; one whose name check cannot read may be it
+    if (named !== undefined && key !== ANY_KEY) break;
+  }
+  return out;
 }
 
 /** The value the module exports as `name` itself: a variable's initializer, the default's expression, or a top-level variable exported by a list. */
@@ -451,13 +514,19 @@ function renamedExports(s: WriterSearch, names: Set<string>): boolean {
     const alternatives = layer.map((n) => n.replace(/\$/g, '\\$')).join('|');
     const as = new RegExp(`(?<![\\w$])(?:${alternatives})\\s+as\\s+([A-Za-z_$][\\w$]*)`, 'g');
     // a declaration whose value may be a door as it is: a condition up to its `?`, then only names,
-    // members, `?`, `:`, `??`, `||`, `&&`, `!`, `as`, parentheses before the name (`const tools =
-    // [shellTool]` or `{ tool: shellTool }` is none: no finding follows a door inside a value, and a
-    // common name would have every writer read); a superset (`f(shellTool)`) costs a parse, never a
-    // finding. Matched ahead of the name only, so a value spanning a later declaration (no `;`)
+    // members, `?`, `:`, `??`, `||`, `&&`, `!`, `as`, parentheses before the name (a list or an
+    // object holding it is `inside`'s); a superset (`f(shellTool)`) costs a parse, never a finding. Matched ahead of the name only, so a value spanning a later declaration (no `;`)
     // hides none.
     const value = `(?:[^;?]{0,500}\\?)?[\\w$.\\s?:|&()!]{0,500}?(?<![\\w$])(?:${alternatives})(?![\\w$])`;
     const held = new RegExp(`(?<![\\w$])(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)(?=\\s*(?::[^=;]{0,200})?=(?![=>])\\s*${value})`, 'g');
+    // a list or an object holding the door (`const tools = [shellTool]`, `{ shell: shellTool }`,
+    // `cond ? [shellTool] : []`): its elements and members are followed (`aliasedImports`), so a
+    // writer of `tools[0].shell` is read; a superset (`f({ a: shellTool })`) costs a parse, and a
+    // common name (`tools`) has more door-word files read, never a finding
+    const inside = new RegExp(
+      `(?<![\\w$])(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)(?=\\s*(?::[^=;]{0,200})?=(?![=>])[^;]{0,500}?[[{][^;]{0,500}?(?<![\\w$])(?:${alternatives})(?![\\w$]))`,
+      'g',
+    );
     const byDefault = new RegExp(`(?<![\\w$])export\\s+default\\s+(?!function|class|async)${value}`);
     // a name as a whole word, tested on the bytes read as latin1 when the names are ASCII (a byte of
     // a multibyte character is no word character there either): one pass, where a test per name was
@@ -471,7 +540,7 @@ function renamedExports(s: WriterSearch, names: Set<string>): boolean {
       // than the test for ` as ` that used to come first (Buffer.includes of a string)
       if (!isSourceFile(abs) || !mayName(raw)) continue;
       const text = s.texts.textOf(abs)!;
-      for (const m of [...text.matchAll(as), ...text.matchAll(held)]) {
+      for (const m of [...text.matchAll(as), ...text.matchAll(held), ...text.matchAll(inside)]) {
         if (!names.has(m[1]!)) {
           names.add(m[1]!);
           next.push(m[1]!);

@@ -555,10 +555,11 @@ export interface FileScan {
   exportedDoors?: Record<string, string>;
   /**
    * The imports an agent's `tools` names (`tools: [shell]`, `agent.tools.push(shell)`), and those it
-   * calls (`tools: makeTools()`, `call`): the repo scan reads those exports in a module check does
+   * calls (`tools: makeTools()`, `call`), and the members read on one (`tools: [kit.shell]`,
+   * `members`): the repo scan reads those exports in a module check does
    * not otherwise read them in (file/agent-tool-exports.ts).
    */
-  agentToolImports?: Array<{ specifier: string; name: string; call?: true }>;
+  agentToolImports?: Array<{ specifier: string; name: string; call?: true; members?: string[] }>;
   /** The exports whose value check cannot tell (a factory of another module's result): a door's part written on one is reported fail closed. */
   unknownExports?: string[];
   agentAsToolCalls?: AgentAsToolCall[];

@@ -154,10 +154,17 @@ describe('an export check cannot tell, written in another module (c)', () => {
 
   it('a member of an import that is no door of its module stays reported as on an object check cannot tell', () => {
     const files = {
-      'src/config.ts': lines("import { github } from './doors.js';", 'export const config = { server: github };'),
+      'src/config.ts': lines(
+        "import { github } from './doors.js';",
+        'declare const load: () => { server: unknown };',
+        'export const config = load() ?? { server: github };',
+      ),
       'src/ops.ts': lines("import { config } from './config.js';", 'config.server.toolInputGuardrails = [];'),
     };
     expect(found(files, 'mcp-server-unguarded')).toEqual([{ line: 2, unresolved: true }]);
+    // session 34: a member holding the door itself is followed to it, the door's own write
+    files['src/config.ts'] = lines("import { github } from './doors.js';", 'export const config = { server: github };');
+    expect(found(files, 'mcp-server-unguarded')).toEqual([{ line: 2, unresolved: false }]);
   });
 
   it('silent: a known export (an object literal, `new`), a door part that is no guard, a generic name in a writer naming no SDK', () => {

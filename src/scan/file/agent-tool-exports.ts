@@ -2,10 +2,10 @@ import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { isSdkModule } from '../imports.js';
 import { declarationAt, initializerInScope } from '../local-values.js';
-import { isWrapper, skipWrappers } from '../syntax.js';
+import { isWrapper, propertyName, skipWrappers } from '../syntax.js';
 import type { FileContext } from './context.js';
-import { importedBinding } from './door-exports.js';
-import { mapCallback, returnsName, returnsOf } from './returned-values.js';
+import { ANY_KEY, importedBinding } from './door-exports.js';
+import { callbackOf, mapCallback, returnsName, returnsOf } from './returned-values.js';
 
 // A tool handed to an agent from another module (issue 40 item 4, "no false green"): a literal door
 // whose `type` check cannot read (`{ type: SHELL, shell }`) is reported only in a file using the SDK
@@ -53,22 +53,37 @@ function reach(
   // more modules to read, never fewer findings)
   const held = typescript.isIdentifier(e) ? initializerInScope(e.text, ancestors, cx.hoisted) : undefined;
   if (held) return next(held.init, held.ancestors);
-  const callee = typescript.isCallExpression(e) ? skipWrappers(e.expression) : undefined;
-  // what a `.map` callback or a function of the file returns is handed, each once (a recursion ends)
-  const fn = typescript.isCallExpression(e) ? (mapFunction(e, ancestors) ?? localFunction(cx, callee!, ancestors)) : undefined;
+  // the function whose returns are handed: a `.map`/`.flatMap`/`Array.from` callback (written in
+  // place or named: `flows.map(toTool)`), else the function called
+  const callee = typescript.isCallExpression(e) ? (callbackOf(e) ?? skipWrappers(e.expression)) : undefined;
+  // what a callback or a function of the file returns is handed, each once (a recursion ends)
+  const fn = callee !== undefined ? (inPlace(callee, ancestors) ?? localFunction(cx, callee, ancestors)) : undefined;
   if (fn) {
     if (seen.has(fn.node)) return;
     seen.add(fn.node);
     for (const r of returnsOf(fn.node, fn.ancestors)) next(r.value, r.ancestors);
     return;
   }
-  // `makeTools()`: what the imported function returns is the agent's (`call`)
-  const from = importedName(cx, callee ?? e, ancestors);
-  if (from === undefined || isSdkModule(from.specifier)) return;
+  // `makeTools()`: what the imported function returns is the agent's (`call`); `kit.shell`: a member
+  // of the export (`members`), a method's result left unread
+  const from = importedBinding(cx, callee ?? e, ancestors, true);
   const call = callee !== undefined;
+  if (from === undefined || isSdkModule(from.specifier) || (call && from.members.length > 0)) return;
+  const read: { specifier: string; name: string; call?: true; members?: string[] } = { specifier: from.specifier, name: from.name };
+  if (call) read.call = true;
+  if (from.members.length > 0) read.members = from.members;
+  const key = memberPath(read.name, read.members ?? []);
   cx.scan.agentToolImports = cx.scan.agentToolImports ?? [];
   const kept = cx.scan.agentToolImports;
-  if (!kept.some((i) => i.specifier === from.specifier && i.name === from.name && !i.call === !call)) kept.push(call ? { ...from, call } : from);
+  if (!kept.some((i) => i.specifier === read.specifier && memberPath(i.name, i.members ?? []) === key && !i.call === !call)) kept.push(read);
+}
+
+/** Between an export's name and each member read on it, in the names a module is scanned with (`kit.shell` of `tools: [kit.shell]`). */
+const MEMBER = '\u0001';
+
+/** The name a module is scanned with for its export `name` read through `members` (`kit`, `kit.shell`, `list.0`). */
+export function memberPath(name: string, members: readonly string[]): string {
+  return [name, ...members].join(MEMBER);
 }
 
 interface LocalFunction {
@@ -76,9 +91,9 @@ interface LocalFunction {
   ancestors: readonly ts.Node[];
 }
 
-function mapFunction(call: ts.CallExpression, ancestors: readonly ts.Node[]): LocalFunction | undefined {
-  const cb = mapCallback(call);
-  return cb ? { node: cb, ancestors } : undefined;
+/** A function written in place (a callback's arrow or function expression). */
+function inPlace(e: ts.Expression, ancestors: readonly ts.Node[]): LocalFunction | undefined {
+  return typescript.isArrowFunction(e) || typescript.isFunctionExpression(e) ? { node: e, ancestors } : undefined;
 }
 
 /** The function of the file a call names (`build()`): a function declaration, or a variable holding an arrow or a function expression. */
@@ -100,12 +115,6 @@ export function onAddedTools(cx: FileContext, values: readonly ts.Expression[]):
   return values.flatMap((v) => onAgentTools(cx, typescript.isSpreadElement(v) ? v.expression : v));
 }
 
-/** `x` of `import { y as x }` (or a default import), `ns.y` of `import * as ns`: the module and the export read (door-exports.ts `importedBinding`, no member past the export). */
-function importedName(cx: FileContext, e: ts.Expression, ancestors: readonly ts.Node[]): { specifier: string; name: string } | undefined {
-  const b = importedBinding(cx, e, ancestors);
-  return b !== undefined && b.members.length === 0 ? { specifier: b.specifier, name: b.name } : undefined;
-}
-
 /**
  * Whether an object literal is what this module exports under a name another module hands to an
  * agent's `tools` (`ScanSourceOptions.agentToolExports`): the initializer of a top-level variable
@@ -115,6 +124,7 @@ function importedName(cx: FileContext, e: ts.Expression, ancestors: readonly ts.
 export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression): boolean {
   const names = cx.options.agentToolExports;
   if (names === undefined || names.size === 0) return false;
+  if (memberHanded(cx, node, names)) return true;
   // the tree has no parent links: the walk's ancestors (the last is the object's parent)
   const up = cx.ancestors;
   let i = wrapped(up, up.length - 1);
@@ -145,6 +155,48 @@ export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression)
     // `function make() { return {...} }; export const myShell = make();`: what the export holds
     const local = typescript.isFunctionDeclaration(f) ? (fn === 1 ? f.name?.text : undefined) : topLevelHolder(up, j, up[j + 1]!);
     return local !== undefined && madeBy(cx.sf, local).some((x) => names.has(x));
+  }
+  return false;
+}
+
+/** How many lists and objects an object literal is followed out of to the export holding it. */
+const MEMBER_DEPTH = 8;
+
+/**
+ * Whether an object literal is a member of an export (`export const kit = { shell: {...} }`, an
+ * element of a list in it) that an agent's `tools` reads as that member (`kit.shell`, `kit.all[0]`,
+ * `...kit.all`, `kit[key]` any member, `list[0]`); a list handed whole is `handedToAgent`'s own case too.
+ */
+function memberHanded(cx: FileContext, node: ts.ObjectLiteralExpression, names: ReadonlySet<string>): boolean {
+  const up = cx.ancestors;
+  const path: string[] = [];
+  let last = true;
+  let endsInList = false;
+  let i = wrapped(up, up.length - 1);
+  const childOf = (j: number): ts.Node => (j + 1 < up.length ? up[j + 1]! : node);
+  for (let step = 0; step < MEMBER_DEPTH; step++) {
+    const p = up[i];
+    if (p !== undefined && typescript.isArrayLiteralExpression(p)) {
+      path.unshift(String(p.elements.indexOf(childOf(i) as ts.Expression)));
+      if (last) endsInList = true;
+      i = wrapped(up, i - 1);
+    } else if (p !== undefined && typescript.isPropertyAssignment(p) && p.initializer === childOf(i)) {
+      const name = propertyName(p.name);
+      if (name === undefined) return false;
+      path.unshift(name);
+      i = wrapped(up, i - 2);
+    } else break;
+    last = false;
+  }
+  const holders = holderNames(cx, up, i, childOf(i));
+  if (holders.length === 0) return false;
+  for (const wanted of names) {
+    const [name, ...members] = wanted.split(MEMBER) as [string, ...string[]];
+    if (!holders.includes(name)) continue;
+    // the member itself, or the list holding it (`...kit.all`, `tools: kit.all`)
+    const whole = members.length === path.length && members.every((m, k) => m === ANY_KEY || m === path[k]);
+    const list = endsInList && members.length === path.length - 1 && members.every((m, k) => m === ANY_KEY || m === path[k]);
+    if (whole || list) return true;
   }
   return false;
 }

@@ -82,19 +82,30 @@ export function importedBinding(
   cx: FileContext,
   expr: ts.Expression,
   ancestors: readonly ts.Node[],
+  anyKey = false,
 ): { specifier: string; name: string; members: string[] } | undefined {
-  const read = importedPath(cx.sf, expr, (local) => {
-    const found = declarationAt(local, ancestors, cx.hoisted);
-    if (found === undefined) return false;
-    // a `const { github } = require('…/doors')`, at the top or in a function, reads its module
-    return requireDeclared(found.declaration, local) ?? true;
-  });
+  const read = importedPath(
+    cx.sf,
+    expr,
+    (local) => {
+      const found = declarationAt(local, ancestors, cx.hoisted);
+      if (found === undefined) return false;
+      // a `const { github } = require('…/doors')`, at the top or in a function, reads its module
+      return requireDeclared(found.declaration, local) ?? true;
+    },
+    anyKey,
+  );
   if (read === undefined) return undefined;
   // a namespace import's first member is the export read; a binding itself is one; a whole
   // `require` written itself (`const sh = require('…/shell'); sh.shell = …`) reads `module.exports`, the default
   const path = read.name === '*' ? (read.members.length === 0 && read.required ? ['default'] : read.members) : [read.name, ...read.members];
+  // which export `ns[key]` reads is not known: the write stays on an object check cannot tell, as before
+  if (path[0] === ANY_KEY) return undefined;
   return path.length > 0 ? { specifier: read.specifier, name: path[0]!, members: path.slice(1) } : undefined;
 }
+
+/** A member read by a key check cannot read (`tools[i]`): any element or property of the value. */
+export const ANY_KEY = '\0any';
 
 /**
  * The import an expression reads, and the members read on it: `github` of `import { github }`,
@@ -106,11 +117,12 @@ export function importedPath(
   sf: ts.SourceFile,
   expr: ts.Expression,
   shadowed: (local: string) => boolean | { specifier: string; name: string } = () => false,
+  anyKey = false,
 ): { specifier: string; name: string; members: string[]; required?: true } | undefined {
   const members: string[] = [];
   let e = skipWrappers(expr);
   for (;;) {
-    const member = memberName(e);
+    const member = memberName(e) ?? (anyKey && typescript.isElementAccessExpression(e) ? ANY_KEY : undefined);
     if (member === undefined) break;
     members.unshift(member);
     e = skipWrappers((e as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
@@ -128,13 +140,16 @@ export function importedPath(
 }
 
 /**
- * The member an access reads: `ns.github`, and `ns['github']` (a string literal is the same read);
- * `ns[key]` is none: which export it reads is not known, so the write stays on an object check
- * cannot tell.
+ * The member an access reads: `ns.github`, and `ns['github']` (a string literal is the same read),
+ * `tools[0]` (an element of a list held by an export); `ns[key]` is none: which export it reads is
+ * not known, so the write stays on an object check cannot tell (`importedPath`'s `anyKey` reads it
+ * as any member, for a value the repo scan follows).
  */
 function memberName(e: ts.Expression): string | undefined {
   if (typescript.isPropertyAccessExpression(e)) return typescript.isIdentifier(e.name) ? e.name.text : undefined;
-  return typescript.isElementAccessExpression(e) && isStringLike(e.argumentExpression) ? e.argumentExpression.text : undefined;
+  if (!typescript.isElementAccessExpression(e)) return undefined;
+  const key = e.argumentExpression;
+  return isStringLike(key) || typescript.isNumericLiteral(key) ? key.text : undefined;
 }
 
 /** The import declaring `local` at the top of the file: its specifier and the name imported (`default`, `*` for a namespace); a `require` is `requireOf`'s. */
@@ -185,7 +200,7 @@ function requireDeclared(d: ts.Node, local: string): { specifier: string; name: 
  */
 export function importedWrite(cx: FileContext, w: PropertyWrite, ancestors: readonly ts.Node[], breaks: readonly string[]): ImportedWrite | undefined {
   if (breaks.length === 0) return undefined;
-  const from = importedBinding(cx, w.target, ancestors);
+  const from = importedBinding(cx, w.target, ancestors, true);
   if (from === undefined) return undefined;
   const out: ImportedWrite = { specifier: from.specifier, name: from.name, breaks: [...breaks], span: spanOf(w.node, cx.sf), property: w.key, form: w.form };
   if (from.members.length > 0) out.members = from.members;

@@ -4,7 +4,7 @@ import { skipWrappers } from '../syntax.js';
 
 // What a function gives back to the agent that calls it for its `tools` (issue 40 item 4): its
 // `return`s (not those of a function inside it), an arrow's expression body, and the callbacks of
-// `.map`/`.flatMap` whose results it returns (each element a callback returns is handed).
+// `.map`/`.flatMap`/`Array.from` whose results it returns (each element a callback returns is handed).
 
 /** A function's own returned value, with the scope chain its names are read in (`ancestors` ends at the function). */
 export interface Returned {
@@ -37,12 +37,24 @@ export function returnsName(fn: ts.SignatureDeclaration, name: string): boolean 
   });
 }
 
-/** The callback of `xs.map(cb)` or `xs.flatMap(cb)` written in place (an arrow or a function expression), or undefined. */
+/** The callback of `xs.map(cb)`, `xs.flatMap(cb)` or `Array.from(xs, cb)` written in place (an arrow or a function expression), or undefined. */
 export function mapCallback(call: ts.CallExpression): ts.ArrowFunction | ts.FunctionExpression | undefined {
-  const callee = skipWrappers(call.expression);
-  if (!typescript.isPropertyAccessExpression(callee) || !MAPS.has(callee.name.text)) return undefined;
-  const cb = call.arguments[0] === undefined ? undefined : skipWrappers(call.arguments[0]);
+  const cb = callbackOf(call);
   return cb && (typescript.isArrowFunction(cb) || typescript.isFunctionExpression(cb)) ? cb : undefined;
+}
+
+/**
+ * The callback argument of `xs.map(cb)`, `xs.flatMap(cb)` or `Array.from(xs, cb)`, as written or
+ * named (`xs.map(toTool)`): each element it returns is in the list the call returns.
+ */
+export function callbackOf(call: ts.CallExpression): ts.Expression | undefined {
+  const callee = skipWrappers(call.expression);
+  if (!typescript.isPropertyAccessExpression(callee)) return undefined;
+  const owner = skipWrappers(callee.expression);
+  const from = callee.name.text === 'from' && typescript.isIdentifier(owner) && owner.text === 'Array';
+  if (!from && !MAPS.has(callee.name.text)) return undefined;
+  const cb = call.arguments[from ? 1 : 0];
+  return cb === undefined ? undefined : skipWrappers(cb);
 }
 
 const MAPS = new Set(['map', 'flatMap']);
