@@ -235,16 +235,17 @@ function unknownExport(scan: FileScan | undefined, name: string): boolean {
   return scan?.unknownExports?.some((n) => n === name || n === ANY_EXPORT) === true;
 }
 
-/** How many `const a = b` steps an exported value is followed through to an import. */
-const ALIAS_STEPS = 4;
-/** How many parts of one export's value are read (each value and each `??`, `?:` of `a ?? b ?? c`, a `const` step). */
+/**
+ * How many parts of one export's value are read (each value and each `??`, `?:` of `a ?? b ?? c`, a
+ * `const a = b` step): the only bound, so a longer chain of steps is reported, not left silent.
+ */
 const ALIAS_PARTS = 32;
 /** What `aliasedImports` answers past ALIAS_PARTS: the export is then followed no further (fail closed). */
 const TOO_MANY = 'too-many';
 
 /**
  * The imports the module's own export `name` may hold as they are (`export const gh = github`,
- * `export default d.github`, `const gh = github; export { gh }`, through a few `const a = b`; each
+ * `export default d.github`, `const gh = github; export { gh }`, through `const a = b` steps; each
  * value of `cond ? a : b`, `a ?? b`, `a || b`, the right of `a && b`), and whether it may hold
  * anything else (`other`); undefined when it holds no import. The scan of the module leaves an
  * import to the repo scan (an import is no value it can tell).
@@ -255,34 +256,35 @@ function aliasedImports(sf: ts.SourceFile, name: string): { reads: ExportRead[];
   const reads: ExportRead[] = [];
   let other = false;
   let budget = ALIAS_PARTS;
-  const visit = (expr: ts.Expression, step: number): void => {
+  // `path`: the names stepped through to here (one met again is a cycle of declarations: no value)
+  const visit = (expr: ts.Expression, path: readonly string[]): void => {
     if (--budget < 0) return;
     const read = importedPath(sf, expr);
     if (read !== undefined) return void reads.push(read);
     const e = skipWrappers(expr);
     if (typescript.isConditionalExpression(e)) {
-      visit(e.whenTrue, step);
-      visit(e.whenFalse, step);
+      visit(e.whenTrue, path);
+      visit(e.whenFalse, path);
       return;
     }
     if (typescript.isBinaryExpression(e)) {
       const op = e.operatorToken.kind;
       if (op === typescript.SyntaxKind.QuestionQuestionToken || op === typescript.SyntaxKind.BarBarToken) {
-        visit(e.left, step);
-        visit(e.right, step);
+        visit(e.left, path);
+        visit(e.right, path);
         return;
       }
       if (op === typescript.SyntaxKind.AmpersandAmpersandToken) {
         // the left is the value only when it is falsy: no door
-        visit(e.right, step);
+        visit(e.right, path);
         return;
       }
     }
-    const init = typescript.isIdentifier(e) && step < ALIAS_STEPS ? topInitializer(sf, e.text) : undefined;
-    if (init !== undefined) visit(init, step + 1);
+    const init = typescript.isIdentifier(e) && !path.includes(e.text) ? topInitializer(sf, e.text) : undefined;
+    if (init !== undefined) visit(init, [...path, (e as ts.Identifier).text]);
     else other = true;
   };
-  visit(start, 0);
+  visit(start, []);
   if (budget < 0) return TOO_MANY;
   return reads.length > 0 ? { reads, other } : undefined;
 }

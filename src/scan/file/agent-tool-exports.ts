@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { isSdkModule } from '../imports.js';
+import { spanOf } from '../parse.js';
 import { declarationAt, initializerInScope } from '../local-values.js';
 import { isWrapper, skipWrappers } from '../syntax.js';
 import type { FileContext } from './context.js';
@@ -26,9 +27,14 @@ export function onAgentTools(cx: FileContext, value: ts.Expression): ts.ObjectLi
 }
 
 /** How many steps (a list, a variable, a call, a `return`) a value of the agent's file is followed through. */
-const STEPS = 12;
+export const AGENT_TOOL_STEPS = 12;
 
-/** Follows a value the agent is handed to its object literals and the imports it names (`ancestors`: where its names are read). */
+/**
+ * Follows a value the agent is handed to its object literals and the imports it names (`ancestors`:
+ * where its names are read). Past AGENT_TOOL_STEPS an object literal or an import is still read (no step
+ * follows it); a value that leads on (a list, a variable, a function's returns) is reported as a
+ * chain check cannot follow (fail closed), since a function tool may lie past it.
+ */
 function reach(
   cx: FileContext,
   value: ts.Expression,
@@ -37,11 +43,12 @@ function reach(
   objects: ts.ObjectLiteralExpression[],
   seen: Set<ts.Node>,
 ): void {
-  if (depth > STEPS) return;
   let e = skipWrappers(value);
   if (typescript.isAwaitExpression(e)) e = skipWrappers(e.expression);
   const next = (v: ts.Expression, at: readonly ts.Node[]): void => reach(cx, v, at, depth + 1, objects, seen);
+  const over = depth > AGENT_TOOL_STEPS;
   if (typescript.isArrayLiteralExpression(e)) {
+    if (over) return tooFar(cx, e);
     for (const el of e.elements) next(typescript.isSpreadElement(el) ? el.expression : el, ancestors);
     return;
   }
@@ -52,12 +59,13 @@ function reach(
   // a variable of the file (`const tools = [myShell]`, read in its scope; a `let`'s initializer too:
   // more modules to read, never fewer findings)
   const held = typescript.isIdentifier(e) ? initializerInScope(e.text, ancestors, cx.hoisted) : undefined;
-  if (held) return next(held.init, held.ancestors);
+  if (held) return over ? tooFar(cx, e) : next(held.init, held.ancestors);
   const callee = typescript.isCallExpression(e) ? skipWrappers(e.expression) : undefined;
   // what a `.map` callback or a function of the file returns is handed, each once (a recursion ends)
   const fn = typescript.isCallExpression(e) ? (mapFunction(e, ancestors) ?? localFunction(cx, callee!, ancestors)) : undefined;
   if (fn) {
     if (seen.has(fn.node)) return;
+    if (over) return tooFar(cx, e);
     seen.add(fn.node);
     for (const r of returnsOf(fn.node, fn.ancestors)) next(r.value, r.ancestors);
     return;
@@ -69,6 +77,14 @@ function reach(
   cx.scan.agentToolImports = cx.scan.agentToolImports ?? [];
   const kept = cx.scan.agentToolImports;
   if (!kept.some((i) => i.specifier === from.specifier && i.name === from.name && !i.call === !call)) kept.push(call ? { ...from, call } : from);
+}
+
+/** A value of an agent's `tools` the search stops at, still leading on: an object-literal-tool finding there, once. */
+function tooFar(cx: FileContext, e: ts.Expression): void {
+  const start = e.getStart(cx.sf);
+  if (cx.scan.objectLiteralTools!.some((t) => t.span.start === start)) return;
+  const text = e.getText(cx.sf).replace(/\s+/g, ' ');
+  cx.scan.objectLiteralTools!.push({ kind: 'object-literal-tool', span: spanOf(e, cx.sf), tooFar: text.length <= 40 ? text : `${text.slice(0, 37)}...` });
 }
 
 interface LocalFunction {
@@ -123,8 +139,9 @@ export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression)
     n = up[i]!;
     i = wrapped(up, i - 1);
   }
-  // what a function returns through a variable or a `.map` callback: the function's own value, a few hops
-  for (let hop = 0; hop < HOPS; hop++) {
+  // what a function returns through a variable or a `.map` callback: the function's own value, hop
+  // by hop out of the callbacks; each hop starts above the last (`i` falls), so the walk ends at the file
+  for (;;) {
     const p = up[i];
     if (p === undefined) return false;
     // what an exported function returns, handed to an agent by a call (`tools: makeTools()`): `name()`
@@ -146,7 +163,6 @@ export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression)
     const local = typescript.isFunctionDeclaration(f) ? (fn === 1 ? f.name?.text : undefined) : topLevelHolder(up, j, up[j + 1]!);
     return local !== undefined && madeBy(cx.sf, local).some((x) => names.has(x));
   }
-  return false;
 }
 
 /** The name of the top-level variable `child` of `up[i]` initializes (`const make = () => ...`), exported or not. */
@@ -171,9 +187,6 @@ function madeBy(sf: ts.SourceFile, local: string): string[] {
   }
   return out;
 }
-
-/** How many `.map` callbacks a returned object is followed out of. */
-const HOPS = 4;
 
 /** Whether `child` of `up[i]` initializes a variable of a function that the function returns (`const list = [...]; return list;`). */
 function returnedVariable(up: readonly ts.Node[], i: number, child: ts.Node): boolean {
