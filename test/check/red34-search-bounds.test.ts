@@ -125,7 +125,8 @@ describe('a door exported again through `const` steps, its body written in a fil
     expect.soft(writes(aliasSteps(12))).toEqual([{ line: 3, unresolved: false }]);
   });
   it('silent: a cycle of declarations holding no import (no value to follow)', () => {
-    const files = aliasSteps(2);
+    // a default door elsewhere has every file naming a door word read, so the writer is
+    const files: Record<string, string> = { ...aliasSteps(2), 'src/main.ts': lines("import { shellTool } from './doors.js';", 'export default shellTool;') };
     files['src/alias.ts'] = lines(
       "import { shellTool } from './doors.js';",
       'var a1: any = a2;',
