@@ -158,3 +158,25 @@ describe('a door renamed across modules, its body written in a file naming no SD
     expect.soft(writes(renames(5))).toEqual([{ line: 3, unresolved: false }]);
   });
 });
+
+/** An agent made `depth` blocks deep in a function whose name hides a top-level string, turned into a tool by a call of the function. */
+const deepAgent = (depth: number): Record<string, string> => ({
+  'src/deep.ts': lines(
+    "import { Agent } from '@openai/agents';",
+    "const helper = 'not an agent';",
+    `function specialist() { ${'{ '.repeat(depth)}const helper = new Agent({ name: 'h', instructions: 'Help.' }); return helper; ${'} '.repeat(depth)}}`,
+    "export const asked = specialist().asTool({ toolName: 'ask', toolDescription: 'Ask.' });",
+    'console.log(helper);',
+  ),
+});
+
+describe('the scope of a value read far down the tree (agent-values.ts `ancestorsTo`, 500 levels before)', () => {
+  const found = (depth: number) =>
+    lintRepo(deepAgent(depth), { project: testProject(), ruleId: 'unprotected-agent-tool', file: 'src/deep.ts' }).map((f) => f.line);
+  it('an agent 100 blocks down is read in its own scope (the control)', () => {
+    expect(found(100)).toEqual([4]);
+  });
+  it('an agent 600 blocks down too (the parser bounds a tree at 1,000 levels)', () => {
+    expect(found(600)).toEqual([4]);
+  });
+});

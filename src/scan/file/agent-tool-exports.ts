@@ -101,7 +101,11 @@ function mapFunction(call: ts.CallExpression, ancestors: readonly ts.Node[]): Lo
 function localFunction(cx: FileContext, callee: ts.Expression, ancestors: readonly ts.Node[]): LocalFunction | undefined {
   if (!typescript.isIdentifier(callee)) return undefined;
   const found = declarationAt(callee.text, ancestors, cx.hoisted);
-  if (found && typescript.isFunctionDeclaration(found.declaration)) return { node: found.declaration, ancestors: ancestors.slice(0, found.depth + 1) };
+  if (found && typescript.isFunctionDeclaration(found.declaration)) {
+    // an overload signature (no body) is found first: the returns are its implementation's
+    const fn = implementationOf(found.declaration, ancestors[found.depth]!);
+    return fn ? { node: fn, ancestors: ancestors.slice(0, found.depth + 1) } : undefined;
+  }
   const held = found ? initializerInScope(callee.text, ancestors, cx.hoisted) : undefined;
   const init = held ? skipWrappers(held.init) : undefined;
   if (init && (typescript.isArrowFunction(init) || typescript.isFunctionExpression(init))) return { node: init, ancestors: held!.ancestors };
@@ -109,6 +113,14 @@ function localFunction(cx: FileContext, callee: ts.Expression, ancestors: readon
   // a top-level function declaration (the scope lookup reads the file's variables only)
   const top = cx.sf.statements.find((st) => typescript.isFunctionDeclaration(st) && st.body !== undefined && st.name?.text === callee.text);
   return top ? { node: top as ts.FunctionDeclaration, ancestors: [cx.sf] } : undefined;
+}
+
+/** The declaration with a body among `f`'s overloads in its scope (`f` itself when it has one); undefined for a `declare function`. */
+function implementationOf(f: ts.FunctionDeclaration, scope: ts.Node): ts.FunctionDeclaration | undefined {
+  if (f.body) return f;
+  const body = (scope as { body?: ts.Node }).body;
+  const statements = (scope as { statements?: readonly ts.Statement[] }).statements ?? (body && typescript.isBlock(body) ? body.statements : []);
+  return statements.find((st): st is ts.FunctionDeclaration => typescript.isFunctionDeclaration(st) && st.body !== undefined && st.name?.text === f.name?.text);
 }
 
 /** The tools a file adds to an agent after it is made (`agent.tools.push(a, ...b)`, `agent.tools = [a]`): read as its `tools`. */
@@ -150,10 +162,12 @@ export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression)
     if (fn < 0) return holderNames(cx, up, i, n).some((x) => names.has(x));
     const f = up[fn]!;
     // `xs.map((x) => ({ ... }))`: each element the callback returns is in the list the call returns
-    const call = up[fn - 1];
+    // (the callback may be written in parentheses: `xs.map(((x) => …))`)
+    const c = wrapped(up, fn - 1);
+    const call = up[c];
     if (call && typescript.isCallExpression(call) && mapCallback(call) === f) {
       n = call;
-      i = wrapped(up, fn - 2);
+      i = wrapped(up, c - 1);
       continue;
     }
     const j = wrapped(up, fn - 1);
