@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ts } from 'ts-morph';
+import { heldBefore } from './alias-text.js';
 import { DOOR_WORD } from './door-words.js';
 import { AGENT_DOOR, ANY_EXPORT, importedPath, importOf } from './file/door-exports.js';
 import { skipWrappers } from './syntax.js';
@@ -451,19 +452,11 @@ function renamedExports(s: WriterSearch, names: Set<string>): boolean {
     const next: string[] = [];
     const alternatives = layer.map((n) => n.replace(/\$/g, '\\$')).join('|');
     const as = new RegExp(`(?<![\\w$])(?:${alternatives})\\s+as\\s+([A-Za-z_$][\\w$]*)`, 'g');
-    // a declaration whose value may be a door as it is: a condition up to its `?`, then only names,
-    // members, `?`, `:`, `??`, `||`, `&&`, `!`, `as`, parentheses before the name (`const tools =
-    // [shellTool]` or `{ tool: shellTool }` is none: no finding follows a door inside a value, and a
-    // common name would have every writer read); a superset (`f(shellTool)`) costs a parse, never a
-    // finding. Matched ahead of the name only, so a value spanning a later declaration (no `;`)
-    // hides none.
-    const value = `(?:[^;?]{0,500}\\?)?[\\w$.\\s?:|&()!]{0,500}?(?<![\\w$])(?:${alternatives})(?![\\w$])`;
-    const held = new RegExp(`(?<![\\w$])(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)(?=\\s*(?::[^=;]{0,200})?=(?![=>])\\s*${value})`, 'g');
-    const byDefault = new RegExp(`(?<![\\w$])export\\s+default\\s+(?!function|class|async)${value}`);
     // a name as a whole word, tested on the bytes read as latin1 when the names are ASCII (a byte of
     // a multibyte character is no word character there either): one pass, where a test per name was
     // one pass a name; most files are never decoded
     const named = new RegExp(`(?<![\\w$])(?:${alternatives})(?![\\w$])`);
+    const namedAll = new RegExp(named.source, 'g');
     const ascii = layer.every((n) => /^[\x21-\x7e]+$/.test(n));
     const mayName = (raw: string | Buffer): boolean =>
       typeof raw === 'string' || ascii ? named.test(typeof raw === 'string' ? raw : raw.toString('latin1')) : layer.some((n) => raw.includes(n));
@@ -472,13 +465,19 @@ function renamedExports(s: WriterSearch, names: Set<string>): boolean {
       // than the test for ` as ` that used to come first (Buffer.includes of a string)
       if (!isSourceFile(abs) || !mayName(raw)) continue;
       const text = s.texts.textOf(abs)!;
-      for (const m of [...text.matchAll(as), ...text.matchAll(held)]) {
-        if (!names.has(m[1]!)) {
-          names.add(m[1]!);
-          next.push(m[1]!);
-        }
+      const add = (n: string): void => {
+        if (names.has(n)) return;
+        names.add(n);
+        next.push(n);
+      };
+      for (const m of text.matchAll(as)) add(m[1]!);
+      // a declaration (or the default export) whose value may be a door as it is: each name read
+      // back to what may hold it, with no bound on how far (alias-text.ts)
+      for (const m of text.matchAll(namedAll)) {
+        const back = heldBefore(text, m.index!);
+        for (const n of back.names) add(n);
+        if (back.byDefault) anyName = true;
       }
-      if (byDefault.test(text)) anyName = true;
     }
     layer = next;
   }

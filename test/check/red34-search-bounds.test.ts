@@ -180,3 +180,34 @@ describe('the scope of a value read far down the tree (agent-values.ts `ancestor
     expect(found(600)).toEqual([4]);
   });
 });
+
+describe('an alias whose condition or value runs past the 500 characters the writer search read ahead', () => {
+  const long = Array.from({ length: 30 }, (_, i) => `process.env.FLAG === 'f${i}'`).join(' || ');
+  const files = (cond: string) => ({
+    'src/doors.ts': DOORS,
+    'src/alias.ts': lines("import { shellTool } from './doors.js';", 'const settings = { retries: 3 };', `export const gh = ${cond} ? shellTool : settings;`),
+    'src/ops.ts': lines("import { gh } from './alias.js';", 'declare const evil: any;', 'gh.shell = evil;'),
+  });
+  it('a short condition: a write check cannot tell (the control)', () => {
+    expect(writes(files("process.env.FLAG === 'a'"))).toEqual([{ line: 3, unresolved: true }]);
+  });
+  it(`a condition of ${long.length} characters: the same`, () => {
+    expect(writes(files(long))).toEqual([{ line: 3, unresolved: true }]);
+  });
+  it(`the default export: a condition of ${long.length} characters`, () => {
+    const f = files('');
+    f['src/alias.ts'] = lines("import { shellTool } from './doors.js';", 'const settings = { retries: 3 };', `export default ${long} ? shellTool : settings;`);
+    f['src/ops.ts'] = lines("import main from './alias.js';", 'declare const evil: any;', 'main.shell = evil;');
+    expect(writes(f)).toEqual([{ line: 3, unresolved: true }]);
+  });
+  it('a value of names over 500 characters (`a || b || … || shellTool`): the same', () => {
+    const names = Array.from({ length: 12 }, (_, i) => `settings${'_'.repeat(40)}${i}`);
+    const f = files('');
+    f['src/alias.ts'] = lines(
+      "import { shellTool } from './doors.js';",
+      ...names.map((n) => `const ${n} = { retries: 3 };`),
+      `export const gh = ${names.join(' || ')} || shellTool;`,
+    );
+    expect(writes(f)).toEqual([{ line: 3, unresolved: true }]);
+  });
+});

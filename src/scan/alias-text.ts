@@ -1,0 +1,38 @@
+// The writer search's aliases read backwards from each door name (issue 40 item 4): the forward
+// pattern of imported-door-writes.ts `renamedExports` reads a declaration's condition and value
+// only so far ahead (a bound keeps it from scanning a file once per declaration); past it an alias
+// was not added and its writer, naming no SDK, stayed unread. From a name, the text it may be the
+// value of is found by walking back, once per name met, so no length bounds it.
+
+/** A character a value may hold before the door's name as it is: a name, a member, `?`, `:`, `|`, `&`, `!`, parentheses, spaces. */
+const VALUE_CHAR = /[\w$.\s?:|&()!]/;
+/** A declaration ending where its value starts (its type written or not): the name it declares. */
+const DECLARED = /(?<![\w$])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=;]*)?$/;
+/** Declarations whose `=` starts a value running on, in a text with no `;` or `?` after them. */
+const DECLARATIONS = /(?<![\w$])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=;]*)?=(?![=>])/g;
+const BY_DEFAULT = /(?<![\w$])export\s+default\s+(?!function|class|async)/;
+
+/**
+ * The variables whose value may be the name at `at` as it is (`const gh = shellTool`, `const gh =
+ * cond ? a ?? shellTool : b`), and whether the default export may be: the same language as the
+ * forward pattern, read from the name back.
+ */
+export function heldBefore(text: string, at: number): { names: string[]; byDefault: boolean } {
+  let q = at;
+  while (q > 0 && VALUE_CHAR.test(text[q - 1]!)) q--;
+  const names: string[] = [];
+  // the value right after a declaration's `=` (not `==`, `!=`, `<=`, `>=`: no declaration ends there)
+  if (text[q - 1] === '=') {
+    const start = Math.max(text.lastIndexOf(';', q - 2), text.lastIndexOf('=', q - 2)) + 1;
+    const m = DECLARED.exec(text.slice(start, q - 1));
+    if (m) names.push(m[1]!);
+  }
+  let byDefault = BY_DEFAULT.test(text.slice(q, at));
+  // after a condition's `?`: a declaration before it with no `;` or `?` between (its condition)
+  for (let k = text.indexOf('?', q); k >= 0 && k < at; k = text.indexOf('?', k + 1)) {
+    const condition = text.slice(Math.max(text.lastIndexOf(';', k - 1), text.lastIndexOf('?', k - 1)) + 1, k);
+    for (const m of condition.matchAll(DECLARATIONS)) names.push(m[1]!);
+    byDefault ||= BY_DEFAULT.test(condition);
+  }
+  return { names, byDefault };
+}
