@@ -13,26 +13,37 @@ const DECLARATIONS = /(?<![\w$])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=
 const BY_DEFAULT = /(?<![\w$])export\s+default\s+(?!function|class|async)/;
 
 /**
- * The variables whose value may be the name at `at` as it is (`const gh = shellTool`, `const gh =
- * cond ? a ?? shellTool : b`), and whether the default export may be: the same language as the
- * forward pattern, read from the name back.
+ * The variables whose value may be a name met at `ats` (ascending) as it is (`const gh = shellTool`,
+ * `const gh = cond ? a ?? shellTool : b`), and whether the default export may be: the same language
+ * as the forward pattern it replaced, read from each name back. Linear in the text: a walk back stops
+ * at the previous name met (the same run of value characters), and each `?` is read once.
  */
-export function heldBefore(text: string, at: number): { names: string[]; byDefault: boolean } {
-  let q = at;
-  while (q > 0 && VALUE_CHAR.test(text[q - 1]!)) q--;
+export function heldBefore(text: string, ats: Iterable<number>): { names: string[]; byDefault: boolean } {
   const names: string[] = [];
-  // the value right after a declaration's `=` (not `==`, `!=`, `<=`, `>=`: no declaration ends there)
-  if (text[q - 1] === '=') {
-    const start = Math.max(text.lastIndexOf(';', q - 2), text.lastIndexOf('=', q - 2)) + 1;
-    const m = DECLARED.exec(text.slice(start, q - 1));
-    if (m) names.push(m[1]!);
+  let byDefault = false;
+  let lastAt = -1;
+  for (const at of ats) {
+    let q = at;
+    while (q > 0 && q > lastAt && VALUE_CHAR.test(text[q - 1]!)) q--;
+    // the run goes on from the previous name: its start was read there, only what follows is new
+    const continued = lastAt >= 0 && q === lastAt;
+    const from = q;
+    lastAt = at;
+    // the value right after a declaration's `=` (not `==`, `!=`, `<=`, `>=`: no declaration ends there)
+    if (text[q - 1] === '=') {
+      const eq = text.lastIndexOf('=', q - 2) + 1;
+      const before = text.slice(eq, q - 1);
+      const m = DECLARED.exec(before.slice(before.lastIndexOf(';') + 1));
+      if (m) names.push(m[1]!);
+    }
+    byDefault ||= BY_DEFAULT.test(text.slice(from, at));
+    // after a condition's `?`: a declaration before it with no `;` or `?` between (its condition)
+    for (let k = text.indexOf('?', from); k >= 0 && k < at; k = text.indexOf('?', k + 1)) {
+      const span = text.slice(text.lastIndexOf('?', k - 1) + 1, k);
+      const condition = span.slice(span.lastIndexOf(';') + 1);
+      for (const m of condition.matchAll(DECLARATIONS)) names.push(m[1]!);
+      byDefault ||= BY_DEFAULT.test(condition);
+    }
   }
-  let byDefault = BY_DEFAULT.test(text.slice(q, at));
-  // after a condition's `?`: a declaration before it with no `;` or `?` between (its condition)
-  for (let k = text.indexOf('?', q); k >= 0 && k < at; k = text.indexOf('?', k + 1)) {
-    const condition = text.slice(Math.max(text.lastIndexOf(';', k - 1), text.lastIndexOf('?', k - 1)) + 1, k);
-    for (const m of condition.matchAll(DECLARATIONS)) names.push(m[1]!);
-    byDefault ||= BY_DEFAULT.test(condition);
-  }
-  return { names, byDefault };
+  return { names: [...new Set(names)], byDefault };
 }

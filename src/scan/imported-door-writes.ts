@@ -473,11 +473,12 @@ function renamedExports(s: WriterSearch, names: Set<string>): boolean {
       for (const m of text.matchAll(as)) add(m[1]!);
       // a declaration (or the default export) whose value may be a door as it is: each name read
       // back to what may hold it, with no bound on how far (alias-text.ts)
-      for (const m of text.matchAll(namedAll)) {
-        const back = heldBefore(text, m.index!);
-        for (const n of back.names) add(n);
-        if (back.byDefault) anyName = true;
-      }
+      const back = heldBefore(
+        text,
+        Array.from(text.matchAll(namedAll), (m) => m.index!),
+      );
+      for (const n of back.names) add(n);
+      if (back.byDefault) anyName = true;
     }
     layer = next;
   }
