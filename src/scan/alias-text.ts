@@ -30,7 +30,7 @@ export function heldBefore(text: string, ats: Iterable<number>): { names: string
     const from = q;
     lastAt = at;
     // the value right after a declaration's `=` (not `==`, `!=`, `<=`, `>=`: no declaration ends there)
-    if (text[q - 1] === '=') {
+    if (!continued && text[q - 1] === '=') {
       const eq = text.lastIndexOf('=', q - 2) + 1;
       const before = text.slice(eq, q - 1);
       const m = DECLARED.exec(before.slice(before.lastIndexOf(';') + 1));
