@@ -61,7 +61,9 @@ export function handDoorConflicts(scan: FileScan, fileAbs: string): DoorLeft[] {
     left(
       t.span,
       'tool',
-      `written ${t.form === 'class' ? 'as a class that implements a function tool' : 'as an object literal'} with its own \`invoke\`: check reports it, as no policy decides its calls, and the codemod rewrites only tool() calls`,
+      t.tooFar !== undefined
+        ? `an agent's \`tools\` value reached through more steps than check follows, so a function tool written by hand may lie past it: check reports it, and the codemod rewrites only tool() calls it can see`
+        : `written ${t.form === 'class' ? 'as a class that implements a function tool' : 'as an object literal'} with its own \`invoke\`: check reports it, as no policy decides its calls, and the codemod rewrites only tool() calls`,
       FUNCTION_HINT,
       t.name,
     );

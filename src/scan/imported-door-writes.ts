@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ts } from 'ts-morph';
+import { heldBefore, heldInside } from './alias-text.js';
 import { DOOR_WORD } from './door-words.js';
 import { ANY_EXPORT } from './file/commonjs-exports.js';
 import { AGENT_DOOR, ANY_KEY, importedPath, importOf } from './file/door-exports.js';
@@ -236,16 +237,17 @@ function unknownExport(scan: FileScan | undefined, name: string): boolean {
   return scan?.unknownExports?.some((n) => n === name || n === ANY_EXPORT) === true;
 }
 
-/** How many `const a = b` steps an exported value is followed through to an import. */
-const ALIAS_STEPS = 4;
-/** How many parts of one export's value are read (each value and each `??`, `?:` of `a ?? b ?? c`, a `const` step). */
+/**
+ * How many parts of one export's value are read (each value and each `??`, `?:` of `a ?? b ?? c`, a
+ * `const a = b` step): the only bound, so a longer chain of steps is reported, not left silent.
+ */
 const ALIAS_PARTS = 32;
 /** What `aliasedImports` answers past ALIAS_PARTS: the export is then followed no further (fail closed). */
 const TOO_MANY = 'too-many';
 
 /**
  * The imports the module's own export `name` may hold as they are (`export const gh = github`,
- * `export default d.github`, `const gh = github; export { gh }`, through a few `const a = b`; each
+ * `export default d.github`, `const gh = github; export { gh }`, through `const a = b` steps; each
  * value of `cond ? a : b`, `a ?? b`, `a || b`, the right of `a && b`), and whether it may hold
  * anything else (`other`); undefined when it holds no import. The scan of the module leaves an
  * import to the repo scan (an import is no value it can tell). `members` read on the export are
@@ -262,26 +264,28 @@ function aliasedImports(
   const reads: ExportRead[] = [];
   let other = false;
   let budget = ALIAS_PARTS;
-  const visit = (expr: ts.Expression, step: number, path: readonly string[]): void => {
+  // `names`: the declarations stepped through to here (one met again is a cycle: no value); `path`:
+  // the members still to read on the value
+  const visit = (expr: ts.Expression, names: readonly string[], path: readonly string[]): void => {
     if (--budget < 0) return;
     const read = importedPath(sf, expr);
     if (read !== undefined) return void reads.push({ ...read, members: [...read.members, ...path] });
     const e = skipWrappers(expr);
     if (typescript.isConditionalExpression(e)) {
-      visit(e.whenTrue, step, path);
-      visit(e.whenFalse, step, path);
+      visit(e.whenTrue, names, path);
+      visit(e.whenFalse, names, path);
       return;
     }
     if (typescript.isBinaryExpression(e)) {
       const op = e.operatorToken.kind;
       if (op === typescript.SyntaxKind.QuestionQuestionToken || op === typescript.SyntaxKind.BarBarToken) {
-        visit(e.left, step, path);
-        visit(e.right, step, path);
+        visit(e.left, names, path);
+        visit(e.right, names, path);
         return;
       }
       if (op === typescript.SyntaxKind.AmpersandAmpersandToken) {
         // the left is the value only when it is falsy: no door
-        visit(e.right, step, path);
+        visit(e.right, names, path);
         return;
       }
     }
@@ -289,14 +293,14 @@ function aliasedImports(
       const [key, ...rest] = path as [string, ...string[]];
       const held = typescript.isArrayLiteralExpression(e) ? elementsAt(e, key) : propertiesAt(e, key);
       if (held.other) other = true;
-      for (const v of held.values) visit(v.expr, step, [...v.path, ...rest]);
+      for (const v of held.values) visit(v.expr, names, [...v.path, ...rest]);
       return;
     }
-    const init = typescript.isIdentifier(e) && step < ALIAS_STEPS ? topInitializer(sf, e.text) : undefined;
-    if (init !== undefined) visit(init, step + 1, path);
+    const init = typescript.isIdentifier(e) && !names.includes(e.text) ? topInitializer(sf, e.text) : undefined;
+    if (init !== undefined) visit(init, [...names, (e as ts.Identifier).text], path);
     else other = true;
   };
-  visit(start, 0, members);
+  visit(start, [], members);
   if (budget < 0) return TOO_MANY;
   return reads.length > 0 ? { reads, other } : undefined;
 }
@@ -513,25 +517,11 @@ function renamedExports(s: WriterSearch, names: Set<string>): boolean {
     const next: string[] = [];
     const alternatives = layer.map((n) => n.replace(/\$/g, '\\$')).join('|');
     const as = new RegExp(`(?<![\\w$])(?:${alternatives})\\s+as\\s+([A-Za-z_$][\\w$]*)`, 'g');
-    // a declaration whose value may be a door as it is: a condition up to its `?`, then only names,
-    // members, `?`, `:`, `??`, `||`, `&&`, `!`, `as`, parentheses before the name (a list or an
-    // object holding it is `inside`'s); a superset (`f(shellTool)`) costs a parse, never a finding. Matched ahead of the name only, so a value spanning a later declaration (no `;`)
-    // hides none.
-    const value = `(?:[^;?]{0,500}\\?)?[\\w$.\\s?:|&()!]{0,500}?(?<![\\w$])(?:${alternatives})(?![\\w$])`;
-    const held = new RegExp(`(?<![\\w$])(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)(?=\\s*(?::[^=;]{0,200})?=(?![=>])\\s*${value})`, 'g');
-    // a list or an object holding the door (`const tools = [shellTool]`, `{ shell: shellTool }`,
-    // `cond ? [shellTool] : []`): its elements and members are followed (`aliasedImports`), so a
-    // writer of `tools[0].shell` is read; a superset (`f({ a: shellTool })`) costs a parse, and a
-    // common name (`tools`) has more door-word files read, never a finding
-    const inside = new RegExp(
-      `(?<![\\w$])(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)(?=\\s*(?::[^=;]{0,200})?=(?![=>])[^;]{0,500}?[[{][^;]{0,500}?(?<![\\w$])(?:${alternatives})(?![\\w$]))`,
-      'g',
-    );
-    const byDefault = new RegExp(`(?<![\\w$])export\\s+default\\s+(?!function|class|async)${value}`);
     // a name as a whole word, tested on the bytes read as latin1 when the names are ASCII (a byte of
     // a multibyte character is no word character there either): one pass, where a test per name was
     // one pass a name; most files are never decoded
     const named = new RegExp(`(?<![\\w$])(?:${alternatives})(?![\\w$])`);
+    const namedAll = new RegExp(named.source, 'g');
     const ascii = layer.every((n) => /^[\x21-\x7e]+$/.test(n));
     const mayName = (raw: string | Buffer): boolean =>
       typeof raw === 'string' || ascii ? named.test(typeof raw === 'string' ? raw : raw.toString('latin1')) : layer.some((n) => raw.includes(n));
@@ -540,13 +530,20 @@ function renamedExports(s: WriterSearch, names: Set<string>): boolean {
       // than the test for ` as ` that used to come first (Buffer.includes of a string)
       if (!isSourceFile(abs) || !mayName(raw)) continue;
       const text = s.texts.textOf(abs)!;
-      for (const m of [...text.matchAll(as), ...text.matchAll(held), ...text.matchAll(inside)]) {
-        if (!names.has(m[1]!)) {
-          names.add(m[1]!);
-          next.push(m[1]!);
-        }
-      }
-      if (byDefault.test(text)) anyName = true;
+      const add = (n: string): void => {
+        if (names.has(n)) return;
+        names.add(n);
+        next.push(n);
+      };
+      for (const m of text.matchAll(as)) add(m[1]!);
+      // a declaration (or the default export) whose value may be a door as it is, and one whose value
+      // holds it in a list or an object (`const tools = [shellTool]`: its elements and members are
+      // followed by `aliasedImports`): each read with no bound on how far (alias-text.ts)
+      const ats = Array.from(text.matchAll(namedAll), (m) => m.index!);
+      const back = heldBefore(text, ats);
+      for (const n of back.names) add(n);
+      for (const n of heldInside(text, ats)) add(n);
+      if (back.byDefault) anyName = true;
     }
     layer = next;
   }

@@ -134,6 +134,11 @@ export interface ObjectLiteralTool {
   form?: 'object' | 'class';
   /** A `type` check cannot read, as written, on an object another module hands to an agent's `tools` (file/agent-tool-exports.ts). */
   typeText?: string;
+  /**
+   * No tool found: a value of an agent's `tools` (its text, shortened) that the search stops at past
+   * its steps while it still leads on (file/agent-tool-exports.ts): a tool written by hand may lie past it.
+   */
+  tooFar?: string;
 }
 
 /**

@@ -61,6 +61,18 @@ describe('a literal door that is a member of an export, handed to an agent as th
       ]);
   });
 
+  it('a door nested ten lists and objects deep in the export, handed as that member', () => {
+    const path = Array.from({ length: 5 }, (_, i) => `l${i}`);
+    // `{ l0: [{ l1: [ ... { type: SHELL, shell } ] }] }`: each level an object then a list
+    const value = path.reduceRight((inner, key) => `{ ${key}: [${inner}] }`, '{ type: SHELL, shell: runner }');
+    const member = `deep.${path.map((k) => `${k}[0]`).join('.')}`;
+    const files = {
+      'src/tools/deep.ts': module(`export const deep = ${value};`),
+      'src/agent.ts': agent(`[${member}]`, "import { deep } from './tools/deep.js';"),
+    };
+    expect(at(files, 'src/tools/deep.ts')).toEqual([3]);
+  });
+
   it('a member check cannot read (`kit[key]`): every door among the members is reported (fail closed)', () => {
     const files = { 'src/tools/kit.ts': KIT, 'src/agent.ts': agent('[kit[key]]', "import { kit } from './tools/kit.js';", 'declare const key: string;') };
     expect.soft(at(files, 'src/tools/kit.ts')).toEqual([4, 5, 9]);

@@ -42,6 +42,8 @@ describe('a door held inside a value, its body written through an element or a m
       // the door is the only value the member can be written on (another read is `undefined`, which throws)
       [[SHELL, 'export const tools = [shellTool];', 'export const kit = {};'], 'tools[i].shell = evil;'],
       [[SHELL, 'declare const key: string;', 'export const tools = [];', 'export const kit = { [key]: shellTool };'], 'kit.shell.shell = evil;'],
+      // the door far into the list (past the 500 characters a pattern once read)
+      [[SHELL, `export const tools = [${'{ retries: 1 }, '.repeat(40)}shellTool];`, 'export const kit = {};'], 'tools[40].shell = evil;'],
     ] as const;
     expect(byCase(cases, (body, write) => found(held([...body], write)))).toEqual(byCase(cases, () => [{ line: 3, unresolved: false }]));
   });

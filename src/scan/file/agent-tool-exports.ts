@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { isSdkModule } from '../imports.js';
+import { spanOf } from '../parse.js';
 import { declarationAt, initializerInScope } from '../local-values.js';
 import { isWrapper, propertyName, skipWrappers } from '../syntax.js';
 import type { FileContext } from './context.js';
@@ -26,9 +27,14 @@ export function onAgentTools(cx: FileContext, value: ts.Expression): ts.ObjectLi
 }
 
 /** How many steps (a list, a variable, a call, a `return`) a value of the agent's file is followed through. */
-const STEPS = 12;
+export const AGENT_TOOL_STEPS = 12;
 
-/** Follows a value the agent is handed to its object literals and the imports it names (`ancestors`: where its names are read). */
+/**
+ * Follows a value the agent is handed to its object literals and the imports it names (`ancestors`:
+ * where its names are read). Past AGENT_TOOL_STEPS an object literal or an import is still read (no step
+ * follows it); a value that leads on (a list, a variable, a function's returns) is reported as a
+ * chain check cannot follow (fail closed), since a function tool may lie past it.
+ */
 function reach(
   cx: FileContext,
   value: ts.Expression,
@@ -37,11 +43,12 @@ function reach(
   objects: ts.ObjectLiteralExpression[],
   seen: Set<ts.Node>,
 ): void {
-  if (depth > STEPS) return;
   let e = skipWrappers(value);
   if (typescript.isAwaitExpression(e)) e = skipWrappers(e.expression);
   const next = (v: ts.Expression, at: readonly ts.Node[]): void => reach(cx, v, at, depth + 1, objects, seen);
+  const over = depth > AGENT_TOOL_STEPS;
   if (typescript.isArrayLiteralExpression(e)) {
+    if (over) return tooFar(cx, e);
     for (const el of e.elements) next(typescript.isSpreadElement(el) ? el.expression : el, ancestors);
     return;
   }
@@ -52,7 +59,7 @@ function reach(
   // a variable of the file (`const tools = [myShell]`, read in its scope; a `let`'s initializer too:
   // more modules to read, never fewer findings)
   const held = typescript.isIdentifier(e) ? initializerInScope(e.text, ancestors, cx.hoisted) : undefined;
-  if (held) return next(held.init, held.ancestors);
+  if (held) return over ? tooFar(cx, e) : next(held.init, held.ancestors);
   // the function whose returns are handed: a `.map`/`.flatMap`/`Array.from` callback (written in
   // place or named: `flows.map(toTool)`), else the function called
   const callee = typescript.isCallExpression(e) ? (callbackOf(e) ?? skipWrappers(e.expression)) : undefined;
@@ -60,6 +67,7 @@ function reach(
   const fn = callee !== undefined ? (inPlace(callee, ancestors) ?? localFunction(cx, callee, ancestors)) : undefined;
   if (fn) {
     if (seen.has(fn.node)) return;
+    if (over) return tooFar(cx, e);
     seen.add(fn.node);
     for (const r of returnsOf(fn.node, fn.ancestors)) next(r.value, r.ancestors);
     return;
@@ -86,6 +94,14 @@ export function memberPath(name: string, members: readonly string[]): string {
   return [name, ...members].join(MEMBER);
 }
 
+/** A value of an agent's `tools` the search stops at, still leading on: an object-literal-tool finding there, once. */
+function tooFar(cx: FileContext, e: ts.Expression): void {
+  const start = e.getStart(cx.sf);
+  if (cx.scan.objectLiteralTools!.some((t) => t.span.start === start)) return;
+  const text = e.getText(cx.sf).replace(/\s+/g, ' ');
+  cx.scan.objectLiteralTools!.push({ kind: 'object-literal-tool', span: spanOf(e, cx.sf), tooFar: text.length <= 40 ? text : `${text.slice(0, 37)}...` });
+}
+
 interface LocalFunction {
   node: ts.SignatureDeclaration;
   ancestors: readonly ts.Node[];
@@ -100,7 +116,11 @@ function inPlace(e: ts.Expression, ancestors: readonly ts.Node[]): LocalFunction
 function localFunction(cx: FileContext, callee: ts.Expression, ancestors: readonly ts.Node[]): LocalFunction | undefined {
   if (!typescript.isIdentifier(callee)) return undefined;
   const found = declarationAt(callee.text, ancestors, cx.hoisted);
-  if (found && typescript.isFunctionDeclaration(found.declaration)) return { node: found.declaration, ancestors: ancestors.slice(0, found.depth + 1) };
+  if (found && typescript.isFunctionDeclaration(found.declaration)) {
+    // an overload signature (no body) is found first: the returns are its implementation's
+    const fn = implementationOf(found.declaration, ancestors[found.depth]!);
+    return fn ? { node: fn, ancestors: ancestors.slice(0, found.depth + 1) } : undefined;
+  }
   const held = found ? initializerInScope(callee.text, ancestors, cx.hoisted) : undefined;
   const init = held ? skipWrappers(held.init) : undefined;
   if (init && (typescript.isArrowFunction(init) || typescript.isFunctionExpression(init))) return { node: init, ancestors: held!.ancestors };
@@ -108,6 +128,14 @@ function localFunction(cx: FileContext, callee: ts.Expression, ancestors: readon
   // a top-level function declaration (the scope lookup reads the file's variables only)
   const top = cx.sf.statements.find((st) => typescript.isFunctionDeclaration(st) && st.body !== undefined && st.name?.text === callee.text);
   return top ? { node: top as ts.FunctionDeclaration, ancestors: [cx.sf] } : undefined;
+}
+
+/** The declaration with a body among `f`'s overloads in its scope (`f` itself when it has one); undefined for a `declare function`. */
+function implementationOf(f: ts.FunctionDeclaration, scope: ts.Node): ts.FunctionDeclaration | undefined {
+  if (f.body) return f;
+  const body = (scope as { body?: ts.Node }).body;
+  const statements = (scope as { statements?: readonly ts.Statement[] }).statements ?? (body && typescript.isBlock(body) ? body.statements : []);
+  return statements.find((st): st is ts.FunctionDeclaration => typescript.isFunctionDeclaration(st) && st.body !== undefined && st.name?.text === f.name?.text);
 }
 
 /** The tools a file adds to an agent after it is made (`agent.tools.push(a, ...b)`, `agent.tools = [a]`): read as its `tools`. */
@@ -133,8 +161,9 @@ export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression)
     n = up[i]!;
     i = wrapped(up, i - 1);
   }
-  // what a function returns through a variable or a `.map` callback: the function's own value, a few hops
-  for (let hop = 0; hop < HOPS; hop++) {
+  // what a function returns through a variable or a `.map` callback: the function's own value, hop
+  // by hop out of the callbacks; each hop starts above the last (`i` falls), so the walk ends at the file
+  for (;;) {
     const p = up[i];
     if (p === undefined) return false;
     // what an exported function returns, handed to an agent by a call (`tools: makeTools()`): `name()`
@@ -143,10 +172,12 @@ export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression)
     if (fn < 0) return holderNames(cx, up, i, n).some((x) => names.has(x));
     const f = up[fn]!;
     // `xs.map((x) => ({ ... }))`: each element the callback returns is in the list the call returns
-    const call = up[fn - 1];
+    // (the callback may be written in parentheses: `xs.map(((x) => …))`)
+    const c = wrapped(up, fn - 1);
+    const call = up[c];
     if (call && typescript.isCallExpression(call) && mapCallback(call) === f) {
       n = call;
-      i = wrapped(up, fn - 2);
+      i = wrapped(up, c - 1);
       continue;
     }
     const j = wrapped(up, fn - 1);
@@ -156,11 +187,7 @@ export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression)
     const local = typescript.isFunctionDeclaration(f) ? (fn === 1 ? f.name?.text : undefined) : topLevelHolder(up, j, up[j + 1]!);
     return local !== undefined && madeBy(cx.sf, local).some((x) => names.has(x));
   }
-  return false;
 }
-
-/** How many lists and objects an object literal is followed out of to the export holding it. */
-const MEMBER_DEPTH = 8;
 
 /**
  * Whether an object literal is a member of an export (`export const kit = { shell: {...} }`, an
@@ -174,7 +201,8 @@ function memberHanded(cx: FileContext, node: ts.ObjectLiteralExpression, names: 
   let endsInList = false;
   let i = wrapped(up, up.length - 1);
   const childOf = (j: number): ts.Node => (j + 1 < up.length ? up[j + 1]! : node);
-  for (let step = 0; step < MEMBER_DEPTH; step++) {
+  // out through every list and object to the export holding it (each step goes up the walk's ancestors)
+  for (;;) {
     const p = up[i];
     if (p !== undefined && typescript.isArrayLiteralExpression(p)) {
       path.unshift(String(p.elements.indexOf(childOf(i) as ts.Expression)));
@@ -223,9 +251,6 @@ function madeBy(sf: ts.SourceFile, local: string): string[] {
   }
   return out;
 }
-
-/** How many `.map` callbacks a returned object is followed out of. */
-const HOPS = 4;
 
 /** Whether `child` of `up[i]` initializes a variable of a function that the function returns (`const list = [...]; return list;`). */
 function returnedVariable(up: readonly ts.Node[], i: number, child: ts.Node): boolean {

@@ -2,6 +2,7 @@ import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { importedAs, isSdkModule, moduleValue } from '../imports.js';
 import { declarationOf, valuesInScope } from '../local-values.js';
+import { MAX_TREE_DEPTH } from '../parse.js';
 import { propertyName, rootIdentifier, skipWrappers } from '../syntax.js';
 import { agentClassOf, doorOf, returnsOf, type FileContext } from './context.js';
 
@@ -196,11 +197,15 @@ function textOf(cx: FileContext, e: ts.Node): string {
   return t.length <= 40 ? t : `${t.slice(0, 37)}...`;
 }
 
-/** The nodes from the file down to `node`, outermost first (the parse keeps no parent pointers). */
+/**
+ * The nodes from the file down to `node`, outermost first (the parse keeps no parent pointers). A
+ * scanned tree is at most MAX_TREE_DEPTH levels deep (parse.ts), so the path is whole: a shorter
+ * one would read a name in an outer scope (a value of the same name hiding it unseen).
+ */
 export function ancestorsTo(sf: ts.SourceFile, node: ts.Node): ts.Node[] {
   const out: ts.Node[] = [];
   let cur: ts.Node = sf;
-  for (let i = 0; i < 500 && cur !== node; i++) {
+  for (let i = 0; i <= MAX_TREE_DEPTH && cur !== node; i++) {
     out.push(cur);
     let next: ts.Node | undefined;
     typescript.forEachChild(cur, (c) => {
