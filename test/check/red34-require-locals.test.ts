@@ -59,6 +59,40 @@ describe('`module.exports` kept in a local', () => {
   });
 });
 
+describe('`Object.defineProperty` of the exports object, as TypeScript writes CommonJS', () => {
+  const ES_MODULE = 'Object.defineProperty(exports, "__esModule", { value: true });';
+
+  it('a name defined with a `value` or a getter of one `return` is that value', () => {
+    expect(guardOf(ES_MODULE, "Object.defineProperty(exports, 'github', { value: github });")).toEqual(AT1);
+    expect(guardOf(ES_MODULE, 'Object.defineProperty(exports, "github", { enumerable: true, get: function () { return github; } });')).toEqual(AT1);
+    expect(shellOf(ES_MODULE, "Object.defineProperty(module.exports, 'shellTool', { get: () => shellTool });")).toEqual(AT1);
+    expect(guardOf(ES_MODULE, "Object.defineProperty(exports, 'github', { configurable: true, get() { return github; } });")).toEqual(AT1);
+  });
+
+  it('`__esModule` is no door: the module`s other names stay exact', () => {
+    // was "cannot tell" for every name since session 33 (a call given the exports object)
+    expect(guardOf(ES_MODULE, 'exports.other = 1;')).toEqual([]);
+    expect(guardOf(ES_MODULE, 'exports.github = github;')).toEqual(AT1);
+  });
+
+  it('fail closed: a getter check cannot read, a `set`, a descriptor held elsewhere, a key it cannot read', () => {
+    for (const define of [
+      "Object.defineProperty(exports, 'github', { get: load });",
+      "Object.defineProperty(exports, 'github', { get() { log(); return github; } });",
+      "Object.defineProperty(exports, 'github', { value: github, set: save });",
+      "Object.defineProperty(exports, 'github', descriptor);",
+      'Object.defineProperty(exports, key, { value: github });',
+    ]) {
+      expect(guardOf(ES_MODULE, define), define).toEqual(CANNOT_TELL);
+    }
+  });
+
+  it('silent: a name defined with a value provably no door', () => {
+    expect(guardOf(ES_MODULE, "Object.defineProperty(exports, 'github', { value: { toolInputGuardrails: [] } });")).toEqual([]);
+    expect(guardOf(ES_MODULE, "Object.defineProperty(exports, 'shellTool', { get: function () { return shellTool; } });")).toEqual([]);
+  });
+});
+
 describe('exports written inside a function', () => {
   it('an IIFE body runs as the module does: its exports are read as the top level', () => {
     expect(guardOf('(function () {', '  exports.github = github;', '})();')).toEqual(AT1);

@@ -149,7 +149,7 @@ function literalExports(obj: ts.ObjectLiteralExpression): Array<readonly [string
 /**
  * A call given the exports object: `Object.assign(module.exports, { github }, …)` lists each
  * literal's names (any other source may hold any name); any other call so given
- * (`Object.defineProperty(exports, …)`, `extend(module.exports, …)`, `register(e)` of a local holding it) may add any name.
+ * (`Object.defineProperty(exports, key, …)` of a key check cannot read, `extend(module.exports, …)`, `register(e)` of a local holding it) may add any name.
  */
 function assignedExports(w: Walk, call: ts.CallExpression): Array<readonly [string, ts.Expression | null]> {
   const [first, ...sources] = call.arguments.map((a) => skipWrappers(a));
@@ -162,7 +162,56 @@ function assignedExports(w: Walk, call: ts.CallExpression): Array<readonly [stri
   if (isAssign && first !== undefined && isExportsObject(w, first, w.stack)) {
     return sources.flatMap((s) => (typescript.isObjectLiteralExpression(s) ? literalExports(s) : [[ANY_EXPORT, null] as const]));
   }
+  const defined = definedExport(w, callee, first, sources);
+  if (defined !== undefined) return defined;
   return call.arguments.some((a) => isExportsObject(w, a, w.stack)) ? [[ANY_EXPORT, null]] : [];
+}
+
+/**
+ * `Object.defineProperty(exports, 'name', descriptor)` with a literal name, as TypeScript's CommonJS
+ * output writes every module (`'__esModule'` given `true`: no door) and each re-export (`{ enumerable: true,
+ * get: function () { return m.github; } }`): the name's value is the descriptor's `value`, or what
+ * a getter of one `return` returns; any value otherwise. Undefined: no such call.
+ */
+function definedExport(
+  w: Walk,
+  callee: ts.Expression,
+  target: ts.Expression | undefined,
+  [key, descriptor]: readonly ts.Expression[],
+): Array<readonly [string, ts.Expression | null]> | undefined {
+  const define =
+    typescript.isPropertyAccessExpression(callee) &&
+    typescript.isIdentifier(callee.expression) &&
+    callee.expression.text === 'Object' &&
+    callee.name.text === 'defineProperty';
+  if (!define || target === undefined || key === undefined || !isStringLike(key) || !isExportsObject(w, target, w.stack)) return undefined;
+  return [[key.text, descriptorValue(descriptor)]];
+}
+
+/** The value a descriptor written in place gives: its `value`, or the expression a getter of one `return` returns; null: check cannot tell. */
+function descriptorValue(descriptor: ts.Expression | undefined): ts.Expression | null {
+  if (descriptor === undefined || !typescript.isObjectLiteralExpression(descriptor)) return null;
+  const found: Array<ts.Expression | null> = [];
+  for (const p of descriptor.properties) {
+    const name = p.name !== undefined && (typescript.isIdentifier(p.name) || isStringLike(p.name)) ? p.name.text : undefined;
+    if (name === 'enumerable' || name === 'configurable' || name === 'writable') continue;
+    if (name === 'value' && typescript.isPropertyAssignment(p)) found.push(p.initializer);
+    else if (name === 'get') found.push(getterReturn(p));
+    // a spread, a `set`, a computed name: the value is not known
+    else return null;
+  }
+  return found.length === 1 ? found[0]! : null;
+}
+
+/** What a getter of one statement returns (`get: function () { return m.x; }`, `get() { return x; }`, `get: () => x`); null otherwise. */
+function getterReturn(p: ts.ObjectLiteralElementLike): ts.Expression | null {
+  const fn = typescript.isPropertyAssignment(p) ? skipWrappers(p.initializer) : p;
+  if (!typescript.isFunctionExpression(fn) && !typescript.isArrowFunction(fn) && !typescript.isMethodDeclaration(fn)) return null;
+  const body = fn.body;
+  if (body === undefined) return null;
+  if (!typescript.isBlock(body)) return body;
+  const [only] = body.statements;
+  return body.statements.length === 1 && only !== undefined && typescript.isReturnStatement(only) && only.expression !== undefined ? only.expression : null;
 }
 
 /** How many locals holding locals (`const f = e`) an exports object is followed through; a longer chain is taken to hold it. */
