@@ -48,14 +48,18 @@ export function heldBefore(text: string, ats: Iterable<number>): { names: string
   return { names: [...new Set(names)], byDefault };
 }
 
-/** What `heldInside` reads: a `;`, a list's or an object's opening, or a declaration up to its `=`. */
-const INSIDE_TOKENS = /;|[[{]|(?<![\w$])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=;]*)?=(?![=>])/g;
+/** What `heldInside` reads: a `;`, a list's or an object's opening, a declaration up to its `=`, or `export default`. */
+const INSIDE_TOKENS = /;|[[{]|(?<![\w$])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=;]*)?=(?![=>])|(?<![\w$])export\s+default(?![\w$])/g;
+
+/** The default export among `heldInside`'s names (no variable is named so). */
+export const DEFAULT_HOLDER = '\0default';
 
 /**
  * The variables whose value may hold a name met at `ats` (ascending) inside a list or an object
  * (`const tools = [shellTool]`, `const kit = { shell: shellTool }`, `cond ? [shellTool] : []`): a
- * declaration with a `[` or `{` after its `=` and before the name, with no `;` between. One pass
- * over the text, with no bound on how far the name is from the declaration.
+ * declaration with a `[` or `{` after its `=` and before the name, with no `;` between; and the
+ * default export so (`export default [shellTool]`: `DEFAULT_HOLDER`). One pass over the text, with
+ * no bound on how far the name is from the declaration.
  */
 export function heldInside(text: string, ats: readonly number[]): string[] {
   const out = new Set<string>();
@@ -76,6 +80,7 @@ export function heldInside(text: string, ats: readonly number[]): string[] {
       inside = [];
       added = 0;
     } else if (m[1] !== undefined) pending.push(m[1]);
+    else if (m[0].startsWith('export')) pending.push(DEFAULT_HOLDER);
     else {
       inside.push(...pending);
       pending = [];

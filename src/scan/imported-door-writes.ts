@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ts } from 'ts-morph';
-import { heldBefore, heldInside } from './alias-text.js';
+import { DEFAULT_HOLDER, heldBefore, heldInside } from './alias-text.js';
 import { DOOR_WORD } from './door-words.js';
 import { ANY_EXPORT } from './file/commonjs-exports.js';
 import { AGENT_DOOR, ANY_KEY, importedPath, importOf } from './file/door-exports.js';
@@ -542,7 +542,11 @@ function renamedExports(s: WriterSearch, names: Set<string>): boolean {
       const ats = Array.from(text.matchAll(namedAll), (m) => m.index!);
       const back = heldBefore(text, ats);
       for (const n of back.names) add(n);
-      for (const n of heldInside(text, ats)) add(n);
+      for (const n of heldInside(text, ats)) {
+        // a default export holding a door is imported under any name: every writer is read
+        if (n === DEFAULT_HOLDER) anyName = true;
+        else add(n);
+      }
       if (back.byDefault) anyName = true;
     }
     layer = next;

@@ -66,6 +66,17 @@ describe('a door held inside a value, its body written through an element or a m
     expect(byCase(cases, (body, write) => found(held([...body], write)))).toEqual(byCase(cases, () => [{ line: 3, unresolved: true }]));
   });
 
+  it('a list or an object holding a door exported as the default, written through its default import', () => {
+    const files = (list: string, write: string) => ({
+      'src/list.ts': lines(SHELL, list),
+      'src/ops.ts': lines("import tools from './list.js';", 'declare const evil: any;', write),
+    });
+    expect(found(files('export default [shellTool];', 'tools[0].shell = evil;'))).toEqual([{ line: 3, unresolved: false }]);
+    expect(found(files('export default { shell: shellTool };', 'tools.shell.shell = evil;'))).toEqual([{ line: 3, unresolved: false }]);
+    // silent: another element of it
+    expect(found(files("export default [shellTool, { shell: 'x' }];", 'tools[1].shell = evil;'))).toEqual([]);
+  });
+
   it('a guard list emptied on a server held in a list is reported (mcp-server-unguarded)', () => {
     const f = held(["import { github } from './doors.js';", 'export const tools = [github];', 'export const kit = {};'], 'tools[0].toolInputGuardrails = [];');
     expect(found(f, 'src/ops.ts', 'mcp-server-unguarded')).toEqual([{ line: 3, unresolved: false }]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { heldBefore, heldInside } from '../../src/scan/alias-text.js';
+import { DEFAULT_HOLDER, heldBefore, heldInside } from '../../src/scan/alias-text.js';
 
 /** Every place `name` is met as a word in `text`. */
 const at = (text: string, name: string): number[] => Array.from(text.matchAll(new RegExp(`(?<![\\w$])${name}(?![\\w$])`, 'g')), (m) => m.index!);
@@ -47,6 +47,9 @@ describe('declarations holding a door name in a list or an object (alias-text.ts
     expect(inside('export const kit: Kit = { shell: shellTool }')).toEqual(['kit']);
     expect(inside('const a = cond ? [shellTool] : [];')).toEqual(['a']);
     expect(inside('const a = f(() => { const b = [x, shellTool] })')).toEqual(['a', 'b']);
+    // the default export holding it
+    expect(inside('export default [x, shellTool];')).toEqual([DEFAULT_HOLDER]);
+    expect(inside('export default shellTool; const a = [1];')).toEqual([]);
   });
 
   it('none: the name as the value itself, before the bracket, after a `;`, in the type only', () => {
