@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir } from '../helpers/temp-repo.js';
 import { codemodInSharedTree } from './shared-tree.js';
+import { SHELL_DOOR_MODULE } from '../shell-door-module.js';
 
 /**
  * Session 33 (test/check/red33-door-aliases.test.ts): a protected shell exported again as a value
@@ -17,13 +18,7 @@ afterAll(() => dirs.forEach(removeDir));
 async function codemodOf(ops: string[]) {
   const files: Record<string, string> = {
     'ctrlrun.tools.yaml': MANIFEST,
-    'src/doors.ts': [
-      "import type { Shell } from '@openai/agents';",
-      "import { protectShellTool } from './ctrlrun.generated.js';",
-      'declare const shell: Shell;',
-      "export const shellTool = protectShellTool('host.shell', { shell });",
-      '',
-    ].join('\n'),
+    'src/doors.ts': SHELL_DOOR_MODULE,
     'src/alias.ts': [
       "import { shellTool } from './doors.js';",
       'const settings = { retries: 3 };',

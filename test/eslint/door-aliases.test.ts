@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { copyFixture, removeDir } from '../helpers/temp-repo.js';
 import { parityAcross } from './helpers.js';
+import { SHELL_DOOR_MODULE } from '../shell-door-module.js';
 
 /**
  * Session 33 (test/check/red33-door-aliases.test.ts): a protected shell exported again as a value
@@ -11,13 +12,7 @@ import { parityAcross } from './helpers.js';
  * finding at check's place with check's message; a plain object exported beside them stays silent.
  */
 const FILES: Record<string, string> = {
-  'src/doors33.ts': [
-    "import type { Shell } from '@openai/agents';",
-    "import { protectShellTool } from './ctrlrun.generated.js';",
-    'declare const shell: Shell;',
-    "export const shellTool = protectShellTool('host.shell', { shell });",
-    '',
-  ].join('\n'),
+  'src/doors33.ts': SHELL_DOOR_MODULE,
   'src/alias33.ts': [
     "import { shellTool } from './doors33.js';",
     'const settings = { retries: 3 };',

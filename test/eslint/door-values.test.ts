@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { removeDir } from '../helpers/temp-repo.js';
 import { openDoorsRepo, parityAcross } from './helpers.js';
+import { SHELL_DOOR_MODULE } from '../shell-door-module.js';
 
 /**
  * Session 34 (test/check/red34-door-values.test.ts): a protected shell held inside a value (`export
@@ -10,13 +11,7 @@ import { openDoorsRepo, parityAcross } from './helpers.js';
  * element (a plain object) written beside them stays silent.
  */
 const FILES: Record<string, string> = {
-  'src/doors34.ts': [
-    "import type { Shell } from '@openai/agents';",
-    "import { protectShellTool } from './ctrlrun.generated.js';",
-    'declare const shell: Shell;',
-    "export const shellTool = protectShellTool('host.shell', { shell });",
-    '',
-  ].join('\n'),
+  'src/doors34.ts': SHELL_DOOR_MODULE,
   'src/list34.ts': [
     "import { shellTool } from './doors34.js';",
     'const settings = { retries: 3 };',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { copyFixture, removeDir } from '../helpers/temp-repo.js';
 import { parityAcross } from './helpers.js';
+import { SHELL_DOOR_MODULE } from '../shell-door-module.js';
 
 /**
  * Session 34 (test/check/red34-search-bounds.test.ts): past the searches' old bounds, an agent's
@@ -32,13 +33,7 @@ const FILES: Record<string, string> = {
     'export const gh = a6;',
     '',
   ].join('\n'),
-  'src/doors34b.ts': [
-    "import type { Shell } from '@openai/agents';",
-    "import { protectShellTool } from './ctrlrun.generated.js';",
-    'declare const shell: Shell;',
-    "export const shellTool = protectShellTool('host.shell', { shell });",
-    '',
-  ].join('\n'),
+  'src/doors34b.ts': SHELL_DOOR_MODULE,
   'src/ops34b.ts': ["import { gh } from './alias34b.js';", 'declare const other: never;', 'gh.shell = other;', ''].join('\n'),
 };
 const RULES = ['unprotected-door', 'object-literal-tool', 'invoke-replaced'];
