@@ -467,3 +467,9 @@ export function containerAt(sf: ts.SourceFile, pos: number): string | undefined 
   if (typescript.isExportAssignment(st) && !st.isExportEquals) return 'default';
   return undefined;
 }
+
+/** A node's text for a message: on one line, and cut to 40 characters (`…` as three dots). */
+export function shortText(text: string): string {
+  const one = text.replace(/\s+/g, ' ');
+  return one.length <= 40 ? one : `${one.slice(0, 37)}...`;
+}

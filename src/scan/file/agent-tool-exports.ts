@@ -3,7 +3,7 @@ import { typescript } from '../typescript.js';
 import { isSdkModule } from '../imports.js';
 import { spanOf } from '../parse.js';
 import { declarationAt, initializerInScope } from '../local-values.js';
-import { isWrapper, propertyName, skipWrappers } from '../syntax.js';
+import { isWrapper, propertyName, shortText, skipWrappers } from '../syntax.js';
 import type { FileContext } from './context.js';
 import { ANY_KEY, importedBinding } from './door-exports.js';
 import { callbackOf, mapCallback, returnsName, returnsOf } from './returned-values.js';
@@ -98,8 +98,7 @@ export function memberPath(name: string, members: readonly string[]): string {
 function tooFar(cx: FileContext, e: ts.Expression): void {
   const start = e.getStart(cx.sf);
   if (cx.scan.objectLiteralTools!.some((t) => t.span.start === start)) return;
-  const text = e.getText(cx.sf).replace(/\s+/g, ' ');
-  cx.scan.objectLiteralTools!.push({ kind: 'object-literal-tool', span: spanOf(e, cx.sf), tooFar: text.length <= 40 ? text : `${text.slice(0, 37)}...` });
+  cx.scan.objectLiteralTools!.push({ kind: 'object-literal-tool', span: spanOf(e, cx.sf), tooFar: shortText(e.getText(cx.sf)) });
 }
 
 interface LocalFunction {
@@ -222,9 +221,8 @@ function memberHanded(cx: FileContext, node: ts.ObjectLiteralExpression, names: 
     const [name, ...members] = wanted.split(MEMBER) as [string, ...string[]];
     if (!holders.includes(name)) continue;
     // the member itself, or the list holding it (`...kit.all`, `tools: kit.all`)
-    const whole = members.length === path.length && members.every((m, k) => m === ANY_KEY || m === path[k]);
-    const list = endsInList && members.length === path.length - 1 && members.every((m, k) => m === ANY_KEY || m === path[k]);
-    if (whole || list) return true;
+    const along = members.every((m, k) => m === ANY_KEY || m === path[k]);
+    if (along && (members.length === path.length || (endsInList && members.length === path.length - 1))) return true;
   }
   return false;
 }

@@ -3,7 +3,7 @@ import { typescript } from '../typescript.js';
 import { importedAs, isSdkModule, moduleValue } from '../imports.js';
 import { declarationOf, valuesInScope } from '../local-values.js';
 import { MAX_TREE_DEPTH } from '../parse.js';
-import { propertyName, rootIdentifier, skipWrappers } from '../syntax.js';
+import { propertyName, rootIdentifier, shortText, skipWrappers } from '../syntax.js';
 import { agentClassOf, doorOf, returnsOf, type FileContext } from './context.js';
 
 // What an expression is as an SDK agent, in three answers: an agent (with its options where they
@@ -193,8 +193,7 @@ export function isRepoSpecifier(specifier: string): boolean {
 }
 
 function textOf(cx: FileContext, e: ts.Node): string {
-  const t = e.getText(cx.sf).replace(/\s+/g, ' ');
-  return t.length <= 40 ? t : `${t.slice(0, 37)}...`;
+  return shortText(e.getText(cx.sf));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
-import { optionsOf, propertyName, skipWrappers } from '../syntax.js';
+import { optionsOf, propertyName, shortText, skipWrappers } from '../syntax.js';
 import type { SandboxAgentSite, Span } from '../types.js';
 import { constObjectLiteral, doorOf, ownerOf, resolve, type FileContext } from './context.js';
 import { initializerInScope } from '../local-values.js';
@@ -91,10 +91,10 @@ function isDefaultCapabilities(cx: FileContext, e: ts.Expression): boolean {
 /** One capability: a call of the SDK's `shell()`, `filesystem()`, `skills()`, `memory()`, `compaction()`; anything else is unknown. */
 function elementTools(cx: FileContext, el: ts.Expression, handApprovals: Span[]): Tools {
   const e = skipWrappers(el);
-  if (!typescript.isCallExpression(e)) return { unknown: `a capability check cannot read (${short(e.getText(cx.sf))})` };
+  if (!typescript.isCallExpression(e)) return { unknown: `a capability check cannot read (${shortText(e.getText(cx.sf))})` };
   const factory = resolve(cx, e.expression);
   const sandboxFactory = factory && /^@openai\/agents(?:-core)?\/sandbox/.test(factory.module) ? factory.member : undefined;
-  if (sandboxFactory === undefined) return { unknown: `a capability check cannot read (${short(e.getText(cx.sf))})` };
+  if (sandboxFactory === undefined) return { unknown: `a capability check cannot read (${shortText(e.getText(cx.sf))})` };
   const arg = e.arguments[0] ? skipWrappers(e.arguments[0]) : undefined;
   const opts = arg && typescript.isIdentifier(arg) ? (constObjectLiteral(cx, arg.text) ?? arg) : arg;
   const literal = opts === undefined || typescript.isObjectLiteralExpression(opts);
@@ -103,7 +103,7 @@ function elementTools(cx: FileContext, el: ts.Expression, handApprovals: Span[])
     return { tools: opts && optionsOf(opts, cx.sf).properties.lazyFrom ? ['load_skill'] : [] };
   }
   const known = CAPABILITY_TOOLS[sandboxFactory];
-  if (known === undefined) return { unknown: `a capability check cannot read (${short(e.getText(cx.sf))})` };
+  if (known === undefined) return { unknown: `a capability check cannot read (${shortText(e.getText(cx.sf))})` };
   if (!literal) return { unknown: `${sandboxFactory}() options check cannot read` };
   const configure = opts ? optionsOf(opts, cx.sf).properties.configureTools : undefined;
   if (configure) {
@@ -112,11 +112,6 @@ function elementTools(cx: FileContext, el: ts.Expression, handApprovals: Span[])
     return { unknown: `${sandboxFactory}({ configureTools }) may change the tools` };
   }
   return { tools: [...known] };
-}
-
-function short(text: string): string {
-  const one = text.replace(/\s+/g, ' ');
-  return one.length <= 40 ? one : `${one.slice(0, 37)}...`;
 }
 
 /** Whether the node being visited is guarded where it stands: the argument of protectSandboxAgent(...) / protectAgent(...). */
