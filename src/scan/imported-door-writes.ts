@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { DEFAULT_HOLDER, heldBefore, heldInside } from './alias-text.js';
 import { DOOR_WORD } from './door-words.js';
-import { ANY_EXPORT } from './file/commonjs-exports.js';
+import { ANY_EXPORT, isEsModuleSyntax } from './file/commonjs-exports.js';
 import { AGENT_DOOR, ANY_KEY, importedPath, importOf } from './file/door-exports.js';
 import { propertyName, skipWrappers } from './syntax.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
@@ -90,12 +90,6 @@ function commonJsDefault(m: DoorModules, read: ExportRead, fromAbs: string): Exp
   if (sf === undefined || sf.statements.some(isEsModuleSyntax)) return read;
   const [name, ...members] = read.members as [string, ...string[]];
   return { specifier: read.specifier, name, members };
-}
-
-/** An `import`, an `export` statement, or a statement with an `export` modifier. */
-function isEsModuleSyntax(st: ts.Statement): boolean {
-  if (typescript.isImportDeclaration(st) || typescript.isExportDeclaration(st) || typescript.isExportAssignment(st)) return true;
-  return typescript.canHaveModifiers(st) && (typescript.getModifiers(st)?.some((x) => x.kind === typescript.SyntaxKind.ExportKeyword) ?? false);
 }
 
 /** The doors a module exports under any name (its own exports; re-exports are not followed). */
