@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { DEFAULT_HOLDER, heldBefore, heldInside } from './alias-text.js';
 import { DOOR_WORD } from './door-words.js';
-import { ANY_EXPORT, isEsModuleSyntax } from './file/commonjs-exports.js';
+import { ANY_EXPORT, isEsModuleSyntax, loadedExport } from './file/commonjs-exports.js';
 import { AGENT_DOOR, ANY_KEY, importedPath, importOf } from './file/door-exports.js';
 import { propertyName, skipWrappers } from './syntax.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
@@ -183,6 +183,9 @@ function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: 
       door.unknown ||= unknownExport(scanned, name) || (scanned === undefined && unknownExport(m.unreadScanOf(target.file), name));
     }
     if (door !== undefined) return door;
+    // every value the export may hold is an import followed to no door: none, though the module's
+    // own scan could not tell it (a CommonJS `require`'s member)
+    if (!alias.other && own === undefined) return undefined;
   }
   if (own !== undefined) return own;
   if (unknownExport(scanned, name)) return UNKNOWN;
@@ -361,7 +364,8 @@ function exportedExpression(sf: ts.SourceFile, name: string): ts.Expression | un
       if (el) return topInitializer(sf, (el.propertyName ?? el.name).text);
     }
   }
-  return undefined;
+  // a CommonJS module's `exports.gh = d.github`, or TypeScript's getter of a re-export
+  return sf.statements.some(isEsModuleSyntax) ? undefined : loadedExport(sf, name);
 }
 
 /** The initializer of the top-level variable `local`, or undefined. */

@@ -1,3 +1,4 @@
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { lines, lintRepo, testProject } from './rule-tester.js';
 import { cjsDoors } from './cjs-doors.js';
@@ -100,5 +101,67 @@ describe('a local holding the exports object given another value later', () => {
     // a value given in the write's own statement, before the write
     expect(guardOf('var e = {};', 'var e = module.exports,', '  x = (e.github = github);')).toEqual(AT1);
     expect(guardOf('let e = module.exports;', 'e = {};', 'function init() {', '  e.github = github;', '}')).toEqual(CANNOT_TELL);
+  });
+});
+
+describe('TypeScript`s CommonJS output, as `tsc` writes it', () => {
+  const commonJs = (text: string) =>
+    ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const doors = commonJs(
+    lines(
+      "import { MCPServerStdio } from '@openai/agents';",
+      "import { protectMcpServer } from './ctrlrun.generated.js';",
+      "export const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
+      'export const count = 1;',
+    ),
+  );
+  // re-exports: `Object.defineProperty(exports, "github", { enumerable: true, get: … })`, and
+  // helpers reading top-level `this` (`this && this.__createBinding`)
+  const index = commonJs(lines("export { github, count } from './doors';", "export { github as gh } from './doors';", "export * as all from './doors';"));
+  const writes = (line: string) => found({ 'src/doors.js': doors, 'src/index.js': index, 'src/ops.js': lines(line) }, GUARD, 'src/ops.js');
+
+  it('the output is what the test says (`__esModule`, `void 0` first, getters, helpers on `this`)', () => {
+    expect(doors).toContain('Object.defineProperty(exports, "__esModule", { value: true });');
+    expect(doors).toContain('exports.count = exports.github = void 0;');
+    expect(index).toContain('Object.defineProperty(exports, "gh", { enumerable: true, get: function () { return doors_2.github; } });');
+    expect(index).toContain('(this && this.__createBinding)');
+  });
+
+  it('a door exported and re-exported is reported where written, a name provably no door is not', () => {
+    expect(writes("require('./doors').github.toolInputGuardrails = [];")).toEqual(AT1);
+    expect(writes("require('./index').github.toolInputGuardrails = [];")).toEqual(AT1);
+    expect(writes("require('./index').gh.toolInputGuardrails = [];")).toEqual(AT1);
+    expect(writes("require('./doors').count.toolInputGuardrails = [];")).toEqual([]);
+    expect(writes("require('./index').count.toolInputGuardrails = [];")).toEqual([]);
+  });
+
+  it('a CommonJS re-export (`exports.x = d.x` of a `require`) is followed as an ES one is', () => {
+    const again =
+      (...body: string[]) =>
+      (line: string) =>
+        found({ 'src/doors.js': doors, 'src/again.js': lines("const d = require('./doors');", ...body), 'src/ops.js': lines(line) }, GUARD, 'src/ops.js');
+    const plain = again('exports.count = d.count;', 'exports.github = d.github;');
+    expect(plain("require('./again').github.toolInputGuardrails = [];")).toEqual(AT1);
+    expect(plain("require('./again').count.toolInputGuardrails = [];")).toEqual([]);
+    // the last write made as the module loads is the value read
+    expect(again('exports.count = d.github;', 'exports.count = d.count;')("require('./again').count.toolInputGuardrails = [];")).toEqual([]);
+    expect(again('exports.count = d.count;', 'exports.count = d.github;')("require('./again').count.toolInputGuardrails = [];")).toEqual(AT1);
+  });
+
+  it('fail closed: a re-export also written in a function, or beside a write of any name', () => {
+    const again = (...body: string[]) =>
+      found(
+        {
+          'src/doors.js': doors,
+          'src/again.js': lines("const d = require('./doors');", ...body),
+          'src/ops.js': lines("require('./again').count.toolInputGuardrails = [];"),
+        },
+        GUARD,
+        'src/ops.js',
+      );
+    expect(again('exports.count = d.count;', 'function swap() {', '  exports.count = d.github;', '}')).toEqual(CANNOT_TELL);
+    expect(again('function swap() {', '  exports.count = d.github;', '}', 'exports.count = d.count;')).toEqual(CANNOT_TELL);
+    expect(again('exports.count = d.count;', 'Object.assign(exports, d.extra);')).toEqual(CANNOT_TELL);
+    expect(again('exports.count = d.count;', 'exports.count = load();')).toEqual(CANNOT_TELL);
   });
 });

@@ -47,6 +47,31 @@ export function commonJsExportsOf(sf: ts.SourceFile, hoisted: HoistedVars | unde
   return w.out;
 }
 
+const loadedByFile = new WeakMap<ts.SourceFile, ReadonlyMap<string, ts.Expression | null>>();
+
+/**
+ * The value a CommonJS module's export `name` holds once the module has loaded: the last write of
+ * it made as the module loads (`exports.github = void 0;` then `Object.defineProperty(exports,
+ * 'github', { get: … })`, as TypeScript writes a re-export). Undefined when no write names it, or
+ * any write may be of any name, or one of it is not known to run or holds a value check cannot tell.
+ */
+export function loadedExport(sf: ts.SourceFile, name: string): ts.Expression | undefined {
+  let values = loadedByFile.get(sf);
+  if (values === undefined) {
+    const found = new Map<string, ts.Expression | null>();
+    for (const x of commonJsExportsOf(sf, undefined)) {
+      if (x.name === ANY_EXPORT || x.name === WHOLE) {
+        found.clear();
+        break;
+      }
+      found.set(x.name, x.sure && found.get(x.name) !== null ? x.value : null);
+    }
+    values = found;
+    loadedByFile.set(sf, values);
+  }
+  return values.get(name) ?? undefined;
+}
+
 /** `sure`: the node is evaluated whenever the module loads (a top-level statement, an IIFE's body). */
 function visit(w: Walk, node: ts.Node, sure: boolean): void {
   w.stack.push(node);
