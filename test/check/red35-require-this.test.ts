@@ -165,3 +165,25 @@ describe('TypeScript`s CommonJS output, as `tsc` writes it', () => {
     expect(again('exports.count = d.count;', 'exports.count = load();')).toEqual(CANNOT_TELL);
   });
 });
+
+describe('nested destructuring of a `require`, at the top and in a function', () => {
+  const SHELL = 'invoke-replaced';
+  const kit = lines("exports.a = require('./doors');", "exports.b = require('lodash');");
+  const writes = (...body: string[]) =>
+    found({ 'src/doors.js': cjsDoors('module.exports = { shellTool };'), 'src/kit.js': kit, 'src/ops.js': lines(...body) }, SHELL, 'src/ops.js');
+
+  it('the binding is the member read on the export: a door there is reported at the write', () => {
+    expect(writes('function f() {', "  const { a: { shellTool } } = require('./kit');", '  shellTool.shell = () => undefined;', '}')).toEqual([
+      { line: 3, unresolved: false },
+    ]);
+    expect(writes('function f() {', "  const { 'a': { shellTool: sh } } = require('./kit');", '  sh.shell = () => undefined;', '}')).toEqual([
+      { line: 3, unresolved: false },
+    ]);
+    expect(writes("const { a: { shellTool } } = require('./kit');", 'shellTool.shell = () => undefined;')).toEqual([{ line: 2, unresolved: false }]);
+  });
+
+  it('silent: a member that is no door, and a package`s', () => {
+    expect(writes('function f() {', "  const { a: { other } } = require('./kit');", '  other.shell = () => undefined;', '}')).toEqual([]);
+    expect(writes('function f() {', "  const { b: { shellTool } } = require('./kit');", '  shellTool.shell = () => undefined;', '}')).toEqual([]);
+  });
+});

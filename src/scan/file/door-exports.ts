@@ -116,7 +116,7 @@ export const ANY_KEY = '\0any';
 export function importedPath(
   sf: ts.SourceFile,
   expr: ts.Expression,
-  shadowed: (local: string) => boolean | { specifier: string; name: string } = () => false,
+  shadowed: (local: string) => boolean | { specifier: string; name: string; members?: string[] } = () => false,
   anyKey = false,
 ): { specifier: string; name: string; members: string[]; required?: true } | undefined {
   const members: string[] = [];
@@ -132,7 +132,8 @@ export function importedPath(
   if (inPlace !== undefined) return shadowed('require') === false ? { specifier: inPlace, name: '*', members, required: true } : undefined;
   if (!typescript.isIdentifier(e)) return undefined;
   const nearer = shadowed(e.text);
-  if (nearer !== false) return nearer === true ? undefined : { ...nearer, members, required: true };
+  if (nearer !== false)
+    return nearer === true ? undefined : { specifier: nearer.specifier, name: nearer.name, members: [...(nearer.members ?? []), ...members], required: true };
   const b = importOf(sf, e.text);
   if (b !== undefined) return { specifier: b.specifier, name: b.name, members };
   const r = requireOf(sf, e.text);
@@ -176,20 +177,34 @@ export function requireOf(sf: ts.SourceFile, local: string): { specifier: string
 
 /**
  * The module and name a `require` declaration gives `local`, wherever it is: `const d = require('…/m')`
- * the whole module (`*`), `const { a, b: c } = require('…/m')` the name; undefined for any other
- * declaration or a nested pattern.
+ * the whole module (`*`), `const { a, b: c } = require('…/m')` the name, `const { a: { b } } =
+ * require('…/m')` the name `a` and the member `b` read on it; undefined for any other declaration.
  */
-function requireDeclared(d: ts.Node, local: string): { specifier: string; name: string } | undefined {
+function requireDeclared(d: ts.Node, local: string): { specifier: string; name: string; members?: string[] } | undefined {
   if (!typescript.isVariableDeclaration(d)) return undefined;
   const specifier = requiredModule(d.initializer && skipWrappers(d.initializer));
   if (specifier === undefined) return undefined;
   if (typescript.isIdentifier(d.name)) return { specifier, name: '*' };
   if (!typescript.isObjectBindingPattern(d.name)) return undefined;
-  for (const el of d.name.elements) {
-    if (el.dotDotDotToken || !typescript.isIdentifier(el.name) || el.name.text !== local) continue;
+  const path = bindingPath(d.name, local);
+  if (path === undefined) return undefined;
+  const [name, ...members] = path as [string, ...string[]];
+  return members.length > 0 ? { specifier, name, members } : { specifier, name };
+}
+
+/** The keys from an object pattern down to the binding `local` (`{ a: { b: local } }`: `a`, `b`); undefined when it is not bound there by keys check reads (a computed key, a list pattern). */
+function bindingPath(pattern: ts.ObjectBindingPattern, local: string): string[] | undefined {
+  for (const el of pattern.elements) {
+    if (el.dotDotDotToken) continue;
     const p = el.propertyName;
-    if (p === undefined) return { specifier, name: local };
-    return typescript.isIdentifier(p) || isStringLike(p) ? { specifier, name: p.text } : undefined;
+    const key =
+      p === undefined ? (typescript.isIdentifier(el.name) ? el.name.text : undefined) : typescript.isIdentifier(p) || isStringLike(p) ? p.text : undefined;
+    if (typescript.isIdentifier(el.name)) {
+      if (el.name.text === local) return key === undefined ? undefined : [key];
+    } else if (typescript.isObjectBindingPattern(el.name)) {
+      const inner = bindingPath(el.name, local);
+      if (inner !== undefined) return key === undefined ? undefined : [key, ...inner];
+    }
   }
   return undefined;
 }
