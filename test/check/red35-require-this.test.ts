@@ -37,6 +37,9 @@ describe('top-level `this`, the exports object of a CommonJS module', () => {
 
   it('fail closed: a computed name, a callback arrow (not known to run), `this` given to a call', () => {
     expect(guardOf('this[key] = github;')).toEqual(CANNOT_TELL);
+    // a numeric key stays any name, as for `exports[0]` (one member reader for both, with a flag)
+    expect(guardOf('this[0] = github;')).toEqual(CANNOT_TELL);
+    expect(guardOf('exports[0] = github;')).toEqual(CANNOT_TELL);
     expect(guardOf('setup(() => {', '  this.github = github;', '});')).toEqual(CANNOT_TELL);
     expect(guardOf('register(this);')).toEqual(CANNOT_TELL);
   });

@@ -3,7 +3,7 @@ import { typescript } from '../typescript.js';
 import { heldAtTop } from '../held-at-top.js';
 import { declarationAt, type ScopedInitializer, valuesInScope } from '../local-values.js';
 import type { HoistedVars } from '../scope.js';
-import { isAssigning, isStringLike, skipParens, skipWrappers } from '../syntax.js';
+import { accessedName, isAssigning, isStringLike, skipParens, skipWrappers } from '../syntax.js';
 
 // A CommonJS module's exports (issue 40 item 4): what `require` and an ES import of the module read
 // by name. Written at the top of the module or in an IIFE's body they are known to be made when the
@@ -157,7 +157,8 @@ function exportsOfTarget(w: Walk, left: ts.Expression, value: ts.Expression): Ar
   if (isModuleExports(w, left, w.stack)) return typescript.isObjectLiteralExpression(value) ? literalExports(value) : [[WHOLE, value]];
   if (!typescript.isPropertyAccessExpression(left) && !typescript.isElementAccessExpression(left)) return [];
   if (!isExportsObject(w, left.expression, w.stack)) return [];
-  const name = memberName(left);
+  // `exports[0] = …` is read as any name, as a computed key is
+  const name = accessedName(left, false);
   return name === undefined ? [[ANY_EXPORT, null]] : [[name, value]];
 }
 
@@ -331,10 +332,4 @@ function isModuleExports(w: Walk, e: ts.Expression, ancestors: readonly ts.Node[
 /** `a = b`, and `a ??= b`, `a ||= b`, `a &&= b` (which may store `b` as well). */
 function isAssignment(e: ts.Node): e is ts.BinaryExpression {
   return typescript.isBinaryExpression(e) && isAssigning(e.operatorToken.kind);
-}
-
-/** `x.name`, `x['name']`; undefined for a computed key. */
-function memberName(e: ts.PropertyAccessExpression | ts.ElementAccessExpression): string | undefined {
-  if (typescript.isPropertyAccessExpression(e)) return typescript.isIdentifier(e.name) ? e.name.text : undefined;
-  return isStringLike(e.argumentExpression) ? e.argumentExpression.text : undefined;
 }

@@ -3,7 +3,7 @@ import { typescript } from '../typescript.js';
 import { collectModuleImports, importedAs, requiredModule } from '../imports.js';
 import { declarationAt, initializerInScope } from '../local-values.js';
 import { spanOf } from '../parse.js';
-import { isStringLike, skipWrappers } from '../syntax.js';
+import { accessedName, isStringLike, skipWrappers } from '../syntax.js';
 import type { ImportedWrite } from '../types.js';
 import { ANY_EXPORT, commonJsExportsOf, WHOLE } from './commonjs-exports.js';
 import { agentClassOf, type FileContext } from './context.js';
@@ -122,7 +122,9 @@ export function importedPath(
   const members: string[] = [];
   let e = skipWrappers(expr);
   for (;;) {
-    const member = memberName(e) ?? (anyKey && typescript.isElementAccessExpression(e) ? ANY_KEY : undefined);
+    // `ns.github`, `ns['github']` (the same read), `tools[0]` (an element of a list held by an export);
+    // `ns[key]`: which export it reads is not known, unless `anyKey` reads it as any member
+    const member = accessedName(e, true) ?? (anyKey && typescript.isElementAccessExpression(e) ? ANY_KEY : undefined);
     if (member === undefined) break;
     members.unshift(member);
     e = skipWrappers((e as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
@@ -138,19 +140,6 @@ export function importedPath(
   if (b !== undefined) return { specifier: b.specifier, name: b.name, members };
   const r = requireOf(sf, e.text);
   return r === undefined ? undefined : { specifier: r.specifier, name: r.name, members, required: true };
-}
-
-/**
- * The member an access reads: `ns.github`, and `ns['github']` (a string literal is the same read),
- * `tools[0]` (an element of a list held by an export); `ns[key]` is none: which export it reads is
- * not known, so the write stays on an object check cannot tell (`importedPath`'s `anyKey` reads it
- * as any member, for a value the repo scan follows).
- */
-function memberName(e: ts.Expression): string | undefined {
-  if (typescript.isPropertyAccessExpression(e)) return typescript.isIdentifier(e.name) ? e.name.text : undefined;
-  if (!typescript.isElementAccessExpression(e)) return undefined;
-  const key = e.argumentExpression;
-  return isStringLike(key) || typescript.isNumericLiteral(key) ? key.text : undefined;
 }
 
 /** The import declaring `local` at the top of the file: its specifier and the name imported (`default`, `*` for a namespace); a `require` is `requireOf`'s. */
