@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { DEFAULT_HOLDER, heldBefore, heldInside } from './alias-text.js';
 import { DOOR_WORD } from './door-words.js';
-import { ANY_EXPORT } from './file/commonjs-exports.js';
+import { ANY_EXPORT, isEsModuleSyntax, loadedExport } from './file/commonjs-exports.js';
 import { AGENT_DOOR, ANY_KEY, importedPath, importOf } from './file/door-exports.js';
 import { propertyName, skipWrappers } from './syntax.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
@@ -90,12 +90,6 @@ function commonJsDefault(m: DoorModules, read: ExportRead, fromAbs: string): Exp
   if (sf === undefined || sf.statements.some(isEsModuleSyntax)) return read;
   const [name, ...members] = read.members as [string, ...string[]];
   return { specifier: read.specifier, name, members };
-}
-
-/** An `import`, an `export` statement, or a statement with an `export` modifier. */
-function isEsModuleSyntax(st: ts.Statement): boolean {
-  if (typescript.isImportDeclaration(st) || typescript.isExportDeclaration(st) || typescript.isExportAssignment(st)) return true;
-  return typescript.canHaveModifiers(st) && (typescript.getModifiers(st)?.some((x) => x.kind === typescript.SyntaxKind.ExportKeyword) ?? false);
 }
 
 /** The doors a module exports under any name (its own exports; re-exports are not followed). */
@@ -189,6 +183,9 @@ function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: 
       door.unknown ||= unknownExport(scanned, name) || (scanned === undefined && unknownExport(m.unreadScanOf(target.file), name));
     }
     if (door !== undefined) return door;
+    // every value the export may hold is an import followed to no door: none, though the module's
+    // own scan could not tell it (a CommonJS `require`'s member)
+    if (!alias.other && own === undefined) return undefined;
   }
   if (own !== undefined) return own;
   if (unknownExport(scanned, name)) return UNKNOWN;
@@ -367,7 +364,8 @@ function exportedExpression(sf: ts.SourceFile, name: string): ts.Expression | un
       if (el) return topInitializer(sf, (el.propertyName ?? el.name).text);
     }
   }
-  return undefined;
+  // a CommonJS module's `exports.gh = d.github`, or TypeScript's getter of a re-export
+  return sf.statements.some(isEsModuleSyntax) ? undefined : loadedExport(sf, name);
 }
 
 /** The initializer of the top-level variable `local`, or undefined. */

@@ -296,6 +296,17 @@ export function skipParens(expr: ts.Expression): ts.Expression {
   return expr;
 }
 
+/**
+ * The member an access reads by a key check can read: `x.name`, `x['name']`, and with `numbers`
+ * `x[0]` (an element of a list); undefined for a computed key or no access.
+ */
+export function accessedName(e: ts.Expression, numbers: boolean): string | undefined {
+  if (typescript.isPropertyAccessExpression(e)) return typescript.isIdentifier(e.name) ? e.name.text : undefined;
+  if (!typescript.isElementAccessExpression(e)) return undefined;
+  const key = e.argumentExpression;
+  return isStringLike(key) || (numbers && typescript.isNumericLiteral(key)) ? key.text : undefined;
+}
+
 export function isStringLike(node: ts.Node): node is ts.StringLiteral | ts.NoSubstitutionTemplateLiteral {
   return typescript.isStringLiteral(node) || typescript.isNoSubstitutionTemplateLiteral(node);
 }

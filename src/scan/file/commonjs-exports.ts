@@ -1,8 +1,9 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
-import { declarationAt, valuesInScope } from '../local-values.js';
+import { heldAtTop } from '../held-at-top.js';
+import { declarationAt, type ScopedInitializer, valuesInScope } from '../local-values.js';
 import type { HoistedVars } from '../scope.js';
-import { isAssigning, isStringLike, skipWrappers } from '../syntax.js';
+import { accessedName, isAssigning, isStringLike, skipParens, skipWrappers } from '../syntax.js';
 
 // A CommonJS module's exports (issue 40 item 4): what `require` and an ES import of the module read
 // by name. Written at the top of the module or in an IIFE's body they are known to be made when the
@@ -39,11 +40,36 @@ interface Walk {
  * module's own `const exports = {}`) is not CommonJS's, unless it holds the exports object.
  */
 export function commonJsExportsOf(sf: ts.SourceFile, hoisted: HoistedVars | undefined): CommonJsExport[] {
-  // most files never name it: no walk
-  if (!sf.text.includes('exports')) return [];
+  // most files never name it: no walk (an ES module's top-level `this` is undefined, no exports object)
+  if (!sf.text.includes('exports') && !(sf.text.includes('this') && !isEsModule(sf))) return [];
   const w: Walk = { hoisted, out: [], stack: [sf] };
   for (const st of sf.statements) visit(w, st, true);
   return w.out;
+}
+
+const loadedByFile = new WeakMap<ts.SourceFile, ReadonlyMap<string, ts.Expression | null>>();
+
+/**
+ * The value a CommonJS module's export `name` holds once the module has loaded: the last write of
+ * it made as the module loads (`exports.github = void 0;` then `Object.defineProperty(exports,
+ * 'github', { get: … })`, as TypeScript writes a re-export). Undefined when no write names it, or
+ * any write may be of any name, or one of it is not known to run or holds a value check cannot tell.
+ */
+export function loadedExport(sf: ts.SourceFile, name: string): ts.Expression | undefined {
+  let values = loadedByFile.get(sf);
+  if (values === undefined) {
+    const found = new Map<string, ts.Expression | null>();
+    for (const x of commonJsExportsOf(sf, undefined)) {
+      if (x.name === ANY_EXPORT || x.name === WHOLE) {
+        found.clear();
+        break;
+      }
+      found.set(x.name, x.sure && found.get(x.name) !== null ? x.value : null);
+    }
+    values = found;
+    loadedByFile.set(sf, values);
+  }
+  return values.get(name) ?? undefined;
 }
 
 /** `sure`: the node is evaluated whenever the module loads (a top-level statement, an IIFE's body). */
@@ -131,7 +157,8 @@ function exportsOfTarget(w: Walk, left: ts.Expression, value: ts.Expression): Ar
   if (isModuleExports(w, left, w.stack)) return typescript.isObjectLiteralExpression(value) ? literalExports(value) : [[WHOLE, value]];
   if (!typescript.isPropertyAccessExpression(left) && !typescript.isElementAccessExpression(left)) return [];
   if (!isExportsObject(w, left.expression, w.stack)) return [];
-  const name = memberName(left);
+  // `exports[0] = …` is read as any name, as a computed key is
+  const name = accessedName(left, false);
   return name === undefined ? [[ANY_EXPORT, null]] : [[name, value]];
 }
 
@@ -225,12 +252,14 @@ const ALIASES = 4;
 function isExportsObject(w: Walk, expr: ts.Expression, ancestors: readonly ts.Node[], depth = 0): boolean {
   const e = skipWrappers(expr);
   if (isModuleExports(w, e, ancestors)) return true;
+  if (e.kind === typescript.SyntaxKind.ThisKeyword) return thisIsExports(w, ancestors);
   if (!typescript.isIdentifier(e)) return false;
   if (e.text === 'exports' && declarationAt('exports', ancestors, w.hoisted) === undefined) return true;
+  const values = valuesInScope(e.text, ancestors, w.hoisted) ?? [];
   // past the bound a local may still hold it: fail closed rather than silent
-  if (depth > ALIASES) return (valuesInScope(e.text, ancestors, w.hoisted) ?? []).length > 0;
+  if (depth > ALIASES) return values.length > 0;
   // any value a `let` or `var` is given (`let e; e = module.exports`): a write through it may be an export
-  return (valuesInScope(e.text, ancestors, w.hoisted) ?? []).some((held) => {
+  const holds = (held: ScopedInitializer): boolean => {
     // `const e = module.exports = {}`: the chain's targets hold its last value too
     let value = skipWrappers(held.init);
     while (isAssignment(value)) {
@@ -238,7 +267,55 @@ function isExportsObject(w: Walk, expr: ts.Expression, ancestors: readonly ts.No
       value = skipWrappers(value.right);
     }
     return isExportsObject(w, value, held.ancestors, depth + 1);
-  });
+  };
+  if (!values.some(holds)) return false;
+  // `let e = module.exports; e = {}; e.x = …` in straight-line top-level code: the value held there
+  const here = values.length > 1 && typescript.isSourceFile(ancestors[0]!) ? heldAtTop(ancestors[0], e.text, e, values) : undefined;
+  return here === undefined || here.some(holds);
+}
+
+/**
+ * Whether top-level `this` where `ancestors` end is the module's exports object: not in an ES
+ * module (where it is undefined), and under no function or class but arrows, or in a function
+ * called with it (`(function () { … }).call(this)`).
+ */
+function thisIsExports(w: Walk, ancestors: readonly ts.Node[]): boolean {
+  for (let i = ancestors.length - 1; i >= 0; i--) {
+    const node = ancestors[i]!;
+    if (typescript.isSourceFile(node)) return !isEsModule(node);
+    // an arrow's `this` is its scope's
+    if (typescript.isArrowFunction(node)) continue;
+    if (typescript.isFunctionExpression(node)) {
+      const bound = boundThis(ancestors, i);
+      return bound !== undefined && isExportsObject(w, bound.arg, ancestors.slice(0, bound.at + 1));
+    }
+    if (typescript.isFunctionLike(node) || typescript.isClassLike(node)) return false;
+  }
+  return false;
+}
+
+/** The `this` a function expression at `ancestors[i]` is called with by `.call(arg, …)` or `.apply(arg, …)` in place, with the call's index. */
+function boundThis(ancestors: readonly ts.Node[], i: number): { arg: ts.Expression; at: number } | undefined {
+  let j = i - 1;
+  while (j > 0 && typescript.isParenthesizedExpression(ancestors[j]!)) j--;
+  const callee = ancestors[j];
+  const call = ancestors[j - 1];
+  if (callee === undefined || call === undefined || !typescript.isPropertyAccessExpression(callee) || !typescript.isCallExpression(call)) return undefined;
+  if (call.expression !== callee || skipParens(callee.expression) !== ancestors[i] || (callee.name.text !== 'call' && callee.name.text !== 'apply'))
+    return undefined;
+  const arg = call.arguments[0];
+  return arg === undefined ? undefined : { arg, at: j - 1 };
+}
+
+/** An ES module (one with `import` or `export` syntax): its top-level `this` is undefined. */
+function isEsModule(sf: ts.SourceFile): boolean {
+  return sf.statements.some(isEsModuleSyntax);
+}
+
+/** An `import`, an `export` statement, or a statement with an `export` modifier. */
+export function isEsModuleSyntax(st: ts.Statement): boolean {
+  if (typescript.isImportDeclaration(st) || typescript.isExportDeclaration(st) || typescript.isExportAssignment(st)) return true;
+  return typescript.canHaveModifiers(st) && (typescript.getModifiers(st)?.some((x) => x.kind === typescript.SyntaxKind.ExportKeyword) ?? false);
 }
 
 /** `module.exports`, with no `module` of the file's own. */
@@ -255,10 +332,4 @@ function isModuleExports(w: Walk, e: ts.Expression, ancestors: readonly ts.Node[
 /** `a = b`, and `a ??= b`, `a ||= b`, `a &&= b` (which may store `b` as well). */
 function isAssignment(e: ts.Node): e is ts.BinaryExpression {
   return typescript.isBinaryExpression(e) && isAssigning(e.operatorToken.kind);
-}
-
-/** `x.name`, `x['name']`; undefined for a computed key. */
-function memberName(e: ts.PropertyAccessExpression | ts.ElementAccessExpression): string | undefined {
-  if (typescript.isPropertyAccessExpression(e)) return typescript.isIdentifier(e.name) ? e.name.text : undefined;
-  return isStringLike(e.argumentExpression) ? e.argumentExpression.text : undefined;
 }

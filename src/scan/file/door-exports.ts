@@ -3,7 +3,7 @@ import { typescript } from '../typescript.js';
 import { collectModuleImports, importedAs, requiredModule } from '../imports.js';
 import { declarationAt, initializerInScope } from '../local-values.js';
 import { spanOf } from '../parse.js';
-import { isStringLike, skipWrappers } from '../syntax.js';
+import { accessedName, isStringLike, skipWrappers } from '../syntax.js';
 import type { ImportedWrite } from '../types.js';
 import { ANY_EXPORT, commonJsExportsOf, WHOLE } from './commonjs-exports.js';
 import { agentClassOf, type FileContext } from './context.js';
@@ -116,13 +116,15 @@ export const ANY_KEY = '\0any';
 export function importedPath(
   sf: ts.SourceFile,
   expr: ts.Expression,
-  shadowed: (local: string) => boolean | { specifier: string; name: string } = () => false,
+  shadowed: (local: string) => boolean | { specifier: string; name: string; members?: string[] } = () => false,
   anyKey = false,
 ): { specifier: string; name: string; members: string[]; required?: true } | undefined {
   const members: string[] = [];
   let e = skipWrappers(expr);
   for (;;) {
-    const member = memberName(e) ?? (anyKey && typescript.isElementAccessExpression(e) ? ANY_KEY : undefined);
+    // `ns.github`, `ns['github']` (the same read), `tools[0]` (an element of a list held by an export);
+    // `ns[key]`: which export it reads is not known, unless `anyKey` reads it as any member
+    const member = accessedName(e, true) ?? (anyKey && typescript.isElementAccessExpression(e) ? ANY_KEY : undefined);
     if (member === undefined) break;
     members.unshift(member);
     e = skipWrappers((e as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
@@ -132,24 +134,12 @@ export function importedPath(
   if (inPlace !== undefined) return shadowed('require') === false ? { specifier: inPlace, name: '*', members, required: true } : undefined;
   if (!typescript.isIdentifier(e)) return undefined;
   const nearer = shadowed(e.text);
-  if (nearer !== false) return nearer === true ? undefined : { ...nearer, members, required: true };
+  if (nearer !== false)
+    return nearer === true ? undefined : { specifier: nearer.specifier, name: nearer.name, members: [...(nearer.members ?? []), ...members], required: true };
   const b = importOf(sf, e.text);
   if (b !== undefined) return { specifier: b.specifier, name: b.name, members };
   const r = requireOf(sf, e.text);
   return r === undefined ? undefined : { specifier: r.specifier, name: r.name, members, required: true };
-}
-
-/**
- * The member an access reads: `ns.github`, and `ns['github']` (a string literal is the same read),
- * `tools[0]` (an element of a list held by an export); `ns[key]` is none: which export it reads is
- * not known, so the write stays on an object check cannot tell (`importedPath`'s `anyKey` reads it
- * as any member, for a value the repo scan follows).
- */
-function memberName(e: ts.Expression): string | undefined {
-  if (typescript.isPropertyAccessExpression(e)) return typescript.isIdentifier(e.name) ? e.name.text : undefined;
-  if (!typescript.isElementAccessExpression(e)) return undefined;
-  const key = e.argumentExpression;
-  return isStringLike(key) || typescript.isNumericLiteral(key) ? key.text : undefined;
 }
 
 /** The import declaring `local` at the top of the file: its specifier and the name imported (`default`, `*` for a namespace); a `require` is `requireOf`'s. */
@@ -176,20 +166,34 @@ export function requireOf(sf: ts.SourceFile, local: string): { specifier: string
 
 /**
  * The module and name a `require` declaration gives `local`, wherever it is: `const d = require('…/m')`
- * the whole module (`*`), `const { a, b: c } = require('…/m')` the name; undefined for any other
- * declaration or a nested pattern.
+ * the whole module (`*`), `const { a, b: c } = require('…/m')` the name, `const { a: { b } } =
+ * require('…/m')` the name `a` and the member `b` read on it; undefined for any other declaration.
  */
-function requireDeclared(d: ts.Node, local: string): { specifier: string; name: string } | undefined {
+function requireDeclared(d: ts.Node, local: string): { specifier: string; name: string; members?: string[] } | undefined {
   if (!typescript.isVariableDeclaration(d)) return undefined;
   const specifier = requiredModule(d.initializer && skipWrappers(d.initializer));
   if (specifier === undefined) return undefined;
   if (typescript.isIdentifier(d.name)) return { specifier, name: '*' };
   if (!typescript.isObjectBindingPattern(d.name)) return undefined;
-  for (const el of d.name.elements) {
-    if (el.dotDotDotToken || !typescript.isIdentifier(el.name) || el.name.text !== local) continue;
+  const path = bindingPath(d.name, local);
+  if (path === undefined) return undefined;
+  const [name, ...members] = path as [string, ...string[]];
+  return members.length > 0 ? { specifier, name, members } : { specifier, name };
+}
+
+/** The keys from an object pattern down to the binding `local` (`{ a: { b: local } }`: `a`, `b`); undefined when it is not bound there by keys check reads (a computed key, a list pattern). */
+function bindingPath(pattern: ts.ObjectBindingPattern, local: string): string[] | undefined {
+  for (const el of pattern.elements) {
+    if (el.dotDotDotToken) continue;
     const p = el.propertyName;
-    if (p === undefined) return { specifier, name: local };
-    return typescript.isIdentifier(p) || isStringLike(p) ? { specifier, name: p.text } : undefined;
+    const key =
+      p === undefined ? (typescript.isIdentifier(el.name) ? el.name.text : undefined) : typescript.isIdentifier(p) || isStringLike(p) ? p.text : undefined;
+    if (typescript.isIdentifier(el.name)) {
+      if (el.name.text === local) return key === undefined ? undefined : [key];
+    } else if (typescript.isObjectBindingPattern(el.name)) {
+      const inner = bindingPath(el.name, local);
+      if (inner !== undefined) return key === undefined ? undefined : [key, ...inner];
+    }
   }
   return undefined;
 }
