@@ -7,6 +7,7 @@ import { isWrapper, propertyName, shortText, skipWrappers } from '../syntax.js';
 import type { FileContext } from './context.js';
 import { ANY_KEY, importedBinding } from './door-exports.js';
 import { callbackOf, mapCallback, returnsName, returnsOf } from './returned-values.js';
+import { declaredFunction, usesOf } from './function-uses.js';
 
 // A tool handed to an agent from another module (issue 40 item 4, "no false green"): a literal door
 // whose `type` check cannot read (`{ type: SHELL, shell }`) is reported only in a file using the SDK
@@ -72,6 +73,9 @@ function reach(
     for (const r of returnsOf(fn.node, fn.ancestors)) next(r.value, r.ancestors);
     return;
   }
+  // `makeTools(toTool)`: a function the file passes may be what the callee maps its list with (a
+  // parameter there: `(cb) => flows.map(cb)`), so what it returns is handed too
+  if (callee !== undefined) passedFunctions(cx, e as ts.CallExpression, ancestors, seen, over, next);
   // `makeTools()`: what the imported function returns is the agent's (`call`); `kit.shell`: a member
   // of the export (`members`), a method's result left unread
   const from = importedBinding(cx, callee ?? e, ancestors, true);
@@ -84,6 +88,28 @@ function reach(
   cx.scan.agentToolImports = cx.scan.agentToolImports ?? [];
   const kept = cx.scan.agentToolImports;
   if (!kept.some((i) => i.specifier === read.specifier && memberPath(i.name, i.members ?? []) === key && !i.call === !call)) kept.push(read);
+}
+
+/**
+ * Follows the returns of each function a call is passed (written in place or a function of the
+ * file, each once), as the agent's values: the callee, not read here, may return what they make.
+ */
+function passedFunctions(
+  cx: FileContext,
+  call: ts.CallExpression,
+  ancestors: readonly ts.Node[],
+  seen: Set<ts.Node>,
+  over: boolean,
+  next: (v: ts.Expression, at: readonly ts.Node[]) => void,
+): void {
+  for (const arg of call.arguments) {
+    const a = skipWrappers(arg);
+    const fn = inPlace(a, ancestors) ?? localFunction(cx, a, ancestors);
+    if (fn === undefined || seen.has(fn.node)) continue;
+    if (over) return tooFar(cx, call);
+    seen.add(fn.node);
+    for (const r of returnsOf(fn.node, fn.ancestors)) next(r.value, r.ancestors);
+  }
 }
 
 /** Between an export's name and each member read on it, in the names a module is scanned with (`kit.shell` of `tools: [kit.shell]`). */
@@ -153,13 +179,17 @@ export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression)
   if (names === undefined || names.size === 0) return false;
   if (memberHanded(cx, node, names)) return true;
   // the tree has no parent links: the walk's ancestors (the last is the object's parent)
-  const up = cx.ancestors;
-  let i = wrapped(up, up.length - 1);
-  let n: ts.Node = i + 1 < up.length ? up[i + 1]! : node;
-  if (i >= 0 && typescript.isArrayLiteralExpression(up[i]!)) {
-    n = up[i]!;
-    i = wrapped(up, i - 1);
-  }
+  return returnedToExport(cx, names, cx.ancestors, node, new Set());
+}
+
+/**
+ * Whether `node` (read with the ancestors `up`, the last its parent) is held by an export `names`
+ * lists, or returned by an exported function one lists as called: through a list, a variable a
+ * function returns, a `.map` callback, and the calls of a function the module declares (`seen`: each
+ * function's calls are followed once, so a recursion ends).
+ */
+function returnedToExport(cx: FileContext, names: ReadonlySet<string>, up: readonly ts.Node[], node: ts.Node, seen: Set<ts.Node>): boolean {
+  let [i, n] = outOfList(up, wrapped(up, up.length - 1), node);
   // what a function returns through a variable or a `.map` callback: the function's own value, hop
   // by hop out of the callbacks; each hop starts above the last (`i` falls), so the walk ends at the file
   for (;;) {
@@ -175,8 +205,7 @@ export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression)
     const c = wrapped(up, fn - 1);
     const call = up[c];
     if (call && typescript.isCallExpression(call) && mapCallback(call) === f) {
-      n = call;
-      i = wrapped(up, c - 1);
+      [i, n] = outOfList(up, wrapped(up, c - 1), call);
       continue;
     }
     const j = wrapped(up, fn - 1);
@@ -184,8 +213,35 @@ export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression)
     if (called.some((x) => names.has(`${x}()`))) return true;
     // `function make() { return {...} }; export const myShell = make();`: what the export holds
     const local = typescript.isFunctionDeclaration(f) ? (fn === 1 ? f.name?.text : undefined) : topLevelHolder(up, j, up[j + 1]!);
-    return local !== undefined && madeBy(cx.sf, local).some((x) => names.has(x));
+    if (local !== undefined && madeBy(cx.sf, local).some((x) => names.has(x))) return true;
+    return calledToExport(cx, names, up, fn, seen);
   }
+}
+
+/**
+ * The position above `up[i]` once out of the list holding the value there (an element, or spread:
+ * `[...flows.map(toShell)]`), with the child of that position; `up[i]` and its child as they are otherwise.
+ */
+function outOfList(up: readonly ts.Node[], i: number, node: ts.Node): [number, ts.Node] {
+  const child = i + 1 < up.length ? up[i + 1]! : node;
+  const p = up[i];
+  const list = p !== undefined && typescript.isSpreadElement(p) ? wrapped(up, i - 1) : i;
+  if (list < 0 || !typescript.isArrayLiteralExpression(up[list]!)) return [i, child];
+  return [wrapped(up, list - 1), up[list]!];
+}
+
+/**
+ * Whether a function the module declares (`up[fn]`: `function toShell`, `const toShell = …`, a member
+ * of `const helpers = {…}`) gives its value to an export through one of its calls: `toShell(f)`,
+ * `flows.map(toShell)`, `Array.from(flows, helpers.toShell)` (file/function-uses.ts).
+ */
+function calledToExport(cx: FileContext, names: ReadonlySet<string>, up: readonly ts.Node[], fn: number, seen: Set<ts.Node>): boolean {
+  const f = up[fn]!;
+  if (seen.has(f)) return false;
+  seen.add(f);
+  const declared = declaredFunction(up, fn);
+  if (declared === undefined) return false;
+  return usesOf(up, declared).some((use) => returnedToExport(cx, names, use.ancestors, use.call, seen));
 }
 
 /**
