@@ -27,10 +27,10 @@ const at = (files: Record<string, string>, file: string, ruleId: string): number
   lintRepo({ 'src/kinds.ts': KINDS, ...files }, { project: testProject(), ruleId, file }).map((f) => f.line);
 
 describe('a door returned by a function the exporting module declares', () => {
-  it('reported: a named callback (a declaration, an arrow), a member callback, `Array.from`, a direct call, two hops, a spread', () => {
+  it('reported: a named callback (a declaration, an arrow), a member callback, `Array.from`, a direct call, two hops, a recursion, a spread', () => {
     const files = {
       'src/agent.ts': agents(
-        ["import { viaDecl, viaArrow, viaMember, viaMethod, viaFrom, viaCall, viaHops, viaSpread } from './tools/shell.js';"],
+        ["import { viaDecl, viaArrow, viaMember, viaMethod, viaFrom, viaCall, viaHops, viaSpread, viaRec } from './tools/shell.js';"],
         'viaDecl()',
         'viaArrow',
         'viaMember()',
@@ -39,6 +39,7 @@ describe('a door returned by a function the exporting module declares', () => {
         'viaCall()',
         'viaHops()',
         'viaSpread()',
+        'viaRec()',
       ),
       'src/tools/shell.ts': module(
         'function toShell(f: { run: any }) { return { type: SHELL, shell: f.run }; }',
@@ -55,10 +56,12 @@ describe('a door returned by a function the exporting module declares', () => {
         'export const viaFrom = () => Array.from(flows, toLast);',
         'export const viaCall = () => [direct(flows[0]!)];',
         'export const viaHops = () => outer(flows);',
+        'function rec(f: { run: any }, n: number): object { if (n > 0) return rec(f, n - 1); return { type: SHELL, editor: f.run }; }',
+        'export const viaRec = () => flows.map((f) => rec(f, 2));',
         'export const viaSpread = () => [...flows.map((f) => ({ type: SHELL, shell: f.run })), ...flows.map(toShell)];',
       ),
     };
-    expect.soft(at(files, 'src/tools/shell.ts', 'unprotected-door')).toEqual([3, 4, 5, 5, 6, 7, 8, 17]);
+    expect.soft(at(files, 'src/tools/shell.ts', 'unprotected-door')).toEqual([3, 4, 5, 5, 6, 7, 8, 17, 19]);
   });
 
   it('silent: a callback whose result no agent is given, a callback returning no door, a door never returned', () => {
