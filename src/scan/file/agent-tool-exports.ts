@@ -6,7 +6,7 @@ import { declarationAt, initializerInScope } from '../local-values.js';
 import { isWrapper, propertyName, shortText, skipWrappers } from '../syntax.js';
 import type { FileContext } from './context.js';
 import { ANY_KEY, importedBinding } from './door-exports.js';
-import { callbackOf, mapCallback, returnsName, returnsOf } from './returned-values.js';
+import { callbackOf, copiedBy, mapCallback, returnsName, returnsOf } from './returned-values.js';
 import { declaredFunction, usesOf } from './function-uses.js';
 
 // A tool handed to an agent from another module (issue 40 item 4, "no false green"): a literal door
@@ -61,6 +61,15 @@ function reach(
   // more modules to read, never fewer findings)
   const held = typescript.isIdentifier(e) ? initializerInScope(e.text, ancestors, cx.hoisted) : undefined;
   if (held) return over ? tooFar(cx, e) : next(held.init, held.ancestors);
+  // a copy of a list (`Array.from(xs)`, `xs.slice()`, `xs.concat(ys)`) or an object's values
+  // (`Object.values(kit)`): what the list or the object holds is handed
+  const copied = typescript.isCallExpression(e) ? copiedBy(e) : undefined;
+  if (copied) {
+    if (over) return tooFar(cx, e);
+    for (const list of copied.lists) next(list, ancestors);
+    for (const object of copied.objects) valuesOf(cx, object, ancestors, next);
+    return;
+  }
   // the function whose returns are handed: a `.map`/`.flatMap`/`Array.from` callback (written in
   // place or named: `flows.map(toTool)`), else the function called
   const callee = typescript.isCallExpression(e) ? (callbackOf(e) ?? skipWrappers(e.expression)) : undefined;
@@ -80,7 +89,13 @@ function reach(
   // of the export (`members`), a method's result left unread
   const from = importedBinding(cx, callee ?? e, ancestors, true);
   const call = callee !== undefined;
-  if (from === undefined || isSdkModule(from.specifier) || (call && from.members.length > 0)) return;
+  if (from === undefined || (call && from.members.length > 0)) return;
+  keepImport(cx, from, call);
+}
+
+/** Keeps an import an agent's `tools` reads (`call`: what the imported function returns), once, for the repo scan to read in its module. */
+function keepImport(cx: FileContext, from: { specifier: string; name: string; members: string[] }, call: boolean): void {
+  if (isSdkModule(from.specifier)) return;
   const read: { specifier: string; name: string; call?: true; members?: string[] } = { specifier: from.specifier, name: from.name };
   if (call) read.call = true;
   if (from.members.length > 0) read.members = from.members;
@@ -88,6 +103,34 @@ function reach(
   cx.scan.agentToolImports = cx.scan.agentToolImports ?? [];
   const kept = cx.scan.agentToolImports;
   if (!kept.some((i) => i.specifier === read.specifier && memberPath(i.name, i.members ?? []) === key && !i.call === !call)) kept.push(read);
+}
+
+/**
+ * Follows the values of an object whose values an agent is handed (`Object.values(kit)`): each
+ * property's value of an object literal (a variable of the file holding one, a spread of another),
+ * or any member of an import (`kit[key]` of `ANY_KEY`).
+ */
+function valuesOf(
+  cx: FileContext,
+  value: ts.Expression,
+  ancestors: readonly ts.Node[],
+  next: (v: ts.Expression, at: readonly ts.Node[]) => void,
+  depth = 0,
+): void {
+  const e = skipWrappers(value);
+  if (depth > AGENT_TOOL_STEPS) return tooFar(cx, e);
+  if (typescript.isObjectLiteralExpression(e)) {
+    for (const p of e.properties) {
+      if (typescript.isPropertyAssignment(p)) next(p.initializer, ancestors);
+      else if (typescript.isShorthandPropertyAssignment(p)) next(p.name, ancestors);
+      else if (typescript.isSpreadAssignment(p)) valuesOf(cx, p.expression, ancestors, next, depth + 1);
+    }
+    return;
+  }
+  const held = typescript.isIdentifier(e) ? initializerInScope(e.text, ancestors, cx.hoisted) : undefined;
+  if (held) return valuesOf(cx, held.init, held.ancestors, next, depth + 1);
+  const from = importedBinding(cx, e, ancestors, true);
+  if (from !== undefined) keepImport(cx, { ...from, members: [...from.members, ANY_KEY] }, false);
 }
 
 /**
