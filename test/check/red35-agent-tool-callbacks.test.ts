@@ -27,10 +27,10 @@ const at = (files: Record<string, string>, file: string, ruleId: string): number
   lintRepo({ 'src/kinds.ts': KINDS, ...files }, { project: testProject(), ruleId, file }).map((f) => f.line);
 
 describe('a door returned by a function the exporting module declares', () => {
-  it('reported: a named callback (a declaration, an arrow), a member callback, `Array.from`, a direct call, two hops, a recursion, a spread', () => {
+  it('reported: a named callback (a declaration, an arrow), a member callback, `Array.from`, a direct call, two hops, a recursion, a spread, a conditional', () => {
     const files = {
       'src/agent.ts': agents(
-        ["import { viaDecl, viaArrow, viaMember, viaMethod, viaFrom, viaCall, viaHops, viaSpread, viaRec } from './tools/shell.js';"],
+        ["import { viaDecl, viaArrow, viaMember, viaMethod, viaFrom, viaCall, viaHops, viaSpread, viaRec, viaCond } from './tools/shell.js';"],
         'viaDecl()',
         'viaArrow',
         'viaMember()',
@@ -40,6 +40,7 @@ describe('a door returned by a function the exporting module declares', () => {
         'viaHops()',
         'viaSpread()',
         'viaRec()',
+        'viaCond()',
       ),
       'src/tools/shell.ts': module(
         'function toShell(f: { run: any }) { return { type: SHELL, shell: f.run }; }',
@@ -59,12 +60,14 @@ describe('a door returned by a function the exporting module declares', () => {
         'function rec(f: { run: any }, n: number): object { if (n > 0) return rec(f, n - 1); return { type: SHELL, editor: f.run }; }',
         'export const viaRec = () => flows.map((f) => rec(f, 2));',
         'export const viaSpread = () => [...flows.map((f) => ({ type: SHELL, shell: f.run })), ...flows.map(toShell)];',
+        'function pick(f: { run: any }, n: number) { return n > 0 ? { type: SHELL, shell: f.run } : null; }',
+        'export const viaCond = () => flows.map((f) => pick(f, 1) ?? { type: SHELL, editor: f.run });',
       ),
     };
-    expect.soft(at(files, 'src/tools/shell.ts', 'unprotected-door')).toEqual([3, 4, 5, 5, 6, 7, 8, 17, 19]);
+    expect.soft(at(files, 'src/tools/shell.ts', 'unprotected-door')).toEqual([3, 4, 5, 5, 6, 7, 8, 17, 19, 20, 21]);
   });
 
-  it('silent: a callback whose result no agent is given, a callback returning no door, a door never returned', () => {
+  it('silent: a callback whose result no agent is given, a callback returning no door, a door never returned, the left of `&&`', () => {
     const files = {
       'src/agent.ts': agents(["import { viaLabel, viaNone } from './tools/shell.js';"], 'viaLabel()', 'viaNone()'),
       'src/tools/shell.ts': module(
@@ -75,7 +78,7 @@ describe('a door returned by a function the exporting module declares', () => {
         'export const notHanded = () => flows.map(toShell);',
         'export const alsoNot = () => flows.map(helpers.toShell);',
         'export const viaLabel = () => flows.map(label);',
-        'export const viaNone = () => [...flows.map(helpers.label), unused(flows[0]!)];',
+        'export const viaNone = () => [...flows.map(helpers.label), unused(flows[0]!), ...flows.map((f) => ({ type: SHELL, shell: f.run }) && f.run)];',
       ),
     };
     expect.soft(at(files, 'src/tools/shell.ts', 'unprotected-door')).toEqual([]);

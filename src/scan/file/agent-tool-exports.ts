@@ -262,15 +262,31 @@ function returnedToExport(cx: FileContext, names: ReadonlySet<string>, up: reado
 }
 
 /**
- * The position above `up[i]` once out of the list holding the value there (an element, or spread:
- * `[...flows.map(toShell)]`), with the child of that position; `up[i]` and its child as they are otherwise.
+ * The position above `up[i]` once out of the values that may be the one there: a branch of `c ? a :
+ * b`, a side of `a ?? b`, `a || b`, the right of `a && b`, and the list holding it (an element, or
+ * spread: `[...flows.map(toShell)]`); with the child of that position.
  */
 function outOfList(up: readonly ts.Node[], i: number, node: ts.Node): [number, ts.Node] {
-  const child = i + 1 < up.length ? up[i + 1]! : node;
-  const p = up[i];
+  let child = i + 1 < up.length ? up[i + 1]! : node;
+  let p = up[i];
+  while (p !== undefined && isValueOf(p, child)) {
+    child = p;
+    i = wrapped(up, i - 1);
+    p = up[i];
+  }
   const list = p !== undefined && typescript.isSpreadElement(p) ? wrapped(up, i - 1) : i;
   if (list < 0 || !typescript.isArrayLiteralExpression(up[list]!)) return [i, child];
   return [wrapped(up, list - 1), up[list]!];
+}
+
+/** Whether `p`'s value may be its operand `child` (`c ? child : b`, `child ?? b`, `a || child`, `a && child`), not its test. */
+function isValueOf(p: ts.Node, child: ts.Node): boolean {
+  if (typescript.isConditionalExpression(p)) return p.condition !== child;
+  if (!typescript.isBinaryExpression(p)) return false;
+  const op = p.operatorToken.kind;
+  const k = typescript.SyntaxKind;
+  if (op === k.AmpersandAmpersandToken) return p.right === child;
+  return op === k.QuestionQuestionToken || op === k.BarBarToken;
 }
 
 /**
