@@ -173,11 +173,11 @@ function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: 
   const sf = m.treeOf(target.file);
   // `export const gh = github` of an imported door (`d.github`, a `const` exported by a list, one of
   // `cond ? shellTool : other`): the imports followed, each on its own path (a door met twice is one)
-  const alias = sf && aliasedImports(sf, name, members);
+  const alias = sf && aliasedImports(sf, name, members, scanned?.heldDoors?.at);
   // more values than are read: as a chain longer than is followed (fail closed)
   if (alias === TOO_MANY) return TOO_FAR;
   if (alias !== undefined) {
-    const doors = alias.reads.map((r) => exportedDoor(m, r, target.file, depth + 1, new Set(seen)));
+    const doors = [...alias.reads.map((r) => exportedDoor(m, r, target.file, depth + 1, new Set(seen))), ...alias.made];
     const door = joined(doors, own, alias.other);
     if (typeof door === 'object') {
       door.unknown ||= unknownExport(scanned, name) || (scanned === undefined && unknownExport(m.unreadScanOf(target.file), name));
@@ -255,10 +255,13 @@ function aliasedImports(
   sf: ts.SourceFile,
   name: string,
   members: readonly string[] = [],
-): { reads: ExportRead[]; other: boolean } | typeof TOO_MANY | undefined {
+  heldDoors: Readonly<Record<string, string>> = {},
+): { reads: ExportRead[]; made: string[]; other: boolean } | typeof TOO_MANY | undefined {
   const start = exportedExpression(sf, name);
   if (start === undefined) return undefined;
   const reads: ExportRead[] = [];
+  // the doors the module's scan saw made where a member leads (file/held-doors.ts)
+  const made: string[] = [];
   let other = false;
   let budget = ALIAS_PARTS;
   // `names`: the declarations stepped through to here (one met again is a cycle: no value); `path`:
@@ -286,6 +289,8 @@ function aliasedImports(
         return;
       }
     }
+    const door = path.length === 0 ? heldDoors[String(e.getStart(sf))] : undefined;
+    if (door !== undefined) return void made.push(door);
     if (path.length > 0 && (typescript.isArrayLiteralExpression(e) || typescript.isObjectLiteralExpression(e))) {
       const [key, ...rest] = path as [string, ...string[]];
       const held = typescript.isArrayLiteralExpression(e) ? elementsAt(e, key) : propertiesAt(e, key);
@@ -299,7 +304,7 @@ function aliasedImports(
   };
   visit(start, [], members);
   if (budget < 0) return TOO_MANY;
-  return reads.length > 0 ? { reads, other } : undefined;
+  return reads.length > 0 || made.length > 0 ? { reads, made, other } : undefined;
 }
 
 /** What a member of a list or an object may be: values to follow (with the member read on each first: a spread's), and whether it may be anything else. */
@@ -421,7 +426,9 @@ export interface WriterSearch {
 export function writersOfDoors(s: WriterSearch): DoorModules {
   const names = new Set<string>();
   for (const scan of s.scans) for (const name of Object.keys(scan.exportedDoors ?? {})) if (name !== 'default') names.add(name);
-  const defaults = s.scans.some((scan) => scan.exportedDoors?.default !== undefined);
+  // the variables holding a door made in a list or an object (`tools` of `[protectShellTool(…)]`)
+  for (const scan of s.scans) for (const name of scan.heldDoors?.holders ?? []) if (name !== 'default') names.add(name);
+  const defaults = s.scans.some((scan) => scan.exportedDoors?.default !== undefined || scan.heldDoors?.holders.includes('default'));
   // a file writing a local door's body on an object check cannot follow, importing a module that
   // exports such a door under a name the file never spells (file/door-writes.ts `anyImportedDoorWrite`):
   // the module's own name (its folder's, for an index) is in the import's specifier

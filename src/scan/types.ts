@@ -559,6 +559,12 @@ export interface FileScan {
   /** The doors the file exports, by exported name (file/door-exports.ts). */
   exportedDoors?: Record<string, string>;
   /**
+   * The doors made inside the lists and objects of the file's top-level values (`export const tools =
+   * [protectShellTool(…)]`): each door by where its expression starts (`at`), and the names of the
+   * variables holding one (`holders`, `default` for the default export) (file/held-doors.ts).
+   */
+  heldDoors?: { at: Record<string, string>; holders: string[] };
+  /**
    * The imports an agent's `tools` names (`tools: [shell]`, `agent.tools.push(shell)`), and those it
    * calls (`tools: makeTools()`, `call`), and the members read on one (`tools: [kit.shell]`,
    * `members`): the repo scan reads those exports in a module check does

@@ -6,7 +6,8 @@ import { declarationAt, initializerInScope } from '../local-values.js';
 import { isWrapper, propertyName, shortText, skipWrappers } from '../syntax.js';
 import type { FileContext } from './context.js';
 import { ANY_KEY, importedBinding } from './door-exports.js';
-import { callbackOf, mapCallback, returnsName, returnsOf } from './returned-values.js';
+import { callbackOf, copiedBy, mapCallback, returnsName, returnsOf } from './returned-values.js';
+import { declaredFunction, usesOf } from './function-uses.js';
 
 // A tool handed to an agent from another module (issue 40 item 4, "no false green"): a literal door
 // whose `type` check cannot read (`{ type: SHELL, shell }`) is reported only in a file using the SDK
@@ -60,6 +61,15 @@ function reach(
   // more modules to read, never fewer findings)
   const held = typescript.isIdentifier(e) ? initializerInScope(e.text, ancestors, cx.hoisted) : undefined;
   if (held) return over ? tooFar(cx, e) : next(held.init, held.ancestors);
+  // a copy of a list (`Array.from(xs)`, `xs.slice()`, `xs.concat(ys)`) or an object's values
+  // (`Object.values(kit)`): what the list or the object holds is handed
+  const copied = typescript.isCallExpression(e) ? copiedBy(e) : undefined;
+  if (copied) {
+    if (over) return tooFar(cx, e);
+    for (const list of copied.lists) next(list, ancestors);
+    for (const object of copied.objects) valuesOf(cx, object, ancestors, next);
+    return;
+  }
   // the function whose returns are handed: a `.map`/`.flatMap`/`Array.from` callback (written in
   // place or named: `flows.map(toTool)`), else the function called
   const callee = typescript.isCallExpression(e) ? (callbackOf(e) ?? skipWrappers(e.expression)) : undefined;
@@ -72,11 +82,20 @@ function reach(
     for (const r of returnsOf(fn.node, fn.ancestors)) next(r.value, r.ancestors);
     return;
   }
+  // `makeTools(toTool)`: a function the file passes may be what the callee maps its list with (a
+  // parameter there: `(cb) => flows.map(cb)`), so what it returns is handed too
+  if (callee !== undefined) passedFunctions(cx, e as ts.CallExpression, ancestors, seen, over, next);
   // `makeTools()`: what the imported function returns is the agent's (`call`); `kit.shell`: a member
   // of the export (`members`), a method's result left unread
   const from = importedBinding(cx, callee ?? e, ancestors, true);
   const call = callee !== undefined;
-  if (from === undefined || isSdkModule(from.specifier) || (call && from.members.length > 0)) return;
+  if (from === undefined || (call && from.members.length > 0)) return;
+  keepImport(cx, from, call);
+}
+
+/** Keeps an import an agent's `tools` reads (`call`: what the imported function returns), once, for the repo scan to read in its module. */
+function keepImport(cx: FileContext, from: { specifier: string; name: string; members: string[] }, call: boolean): void {
+  if (isSdkModule(from.specifier)) return;
   const read: { specifier: string; name: string; call?: true; members?: string[] } = { specifier: from.specifier, name: from.name };
   if (call) read.call = true;
   if (from.members.length > 0) read.members = from.members;
@@ -84,6 +103,56 @@ function reach(
   cx.scan.agentToolImports = cx.scan.agentToolImports ?? [];
   const kept = cx.scan.agentToolImports;
   if (!kept.some((i) => i.specifier === read.specifier && memberPath(i.name, i.members ?? []) === key && !i.call === !call)) kept.push(read);
+}
+
+/**
+ * Follows the values of an object whose values an agent is handed (`Object.values(kit)`): each
+ * property's value of an object literal (a variable of the file holding one, a spread of another),
+ * or any member of an import (`kit[key]` of `ANY_KEY`).
+ */
+function valuesOf(
+  cx: FileContext,
+  value: ts.Expression,
+  ancestors: readonly ts.Node[],
+  next: (v: ts.Expression, at: readonly ts.Node[]) => void,
+  depth = 0,
+): void {
+  const e = skipWrappers(value);
+  if (depth > AGENT_TOOL_STEPS) return tooFar(cx, e);
+  if (typescript.isObjectLiteralExpression(e)) {
+    for (const p of e.properties) {
+      if (typescript.isPropertyAssignment(p)) next(p.initializer, ancestors);
+      else if (typescript.isShorthandPropertyAssignment(p)) next(p.name, ancestors);
+      else if (typescript.isSpreadAssignment(p)) valuesOf(cx, p.expression, ancestors, next, depth + 1);
+    }
+    return;
+  }
+  const held = typescript.isIdentifier(e) ? initializerInScope(e.text, ancestors, cx.hoisted) : undefined;
+  if (held) return valuesOf(cx, held.init, held.ancestors, next, depth + 1);
+  const from = importedBinding(cx, e, ancestors, true);
+  if (from !== undefined) keepImport(cx, { ...from, members: [...from.members, ANY_KEY] }, false);
+}
+
+/**
+ * Follows the returns of each function a call is passed (written in place or a function of the
+ * file, each once), as the agent's values: the callee, not read here, may return what they make.
+ */
+function passedFunctions(
+  cx: FileContext,
+  call: ts.CallExpression,
+  ancestors: readonly ts.Node[],
+  seen: Set<ts.Node>,
+  over: boolean,
+  next: (v: ts.Expression, at: readonly ts.Node[]) => void,
+): void {
+  for (const arg of call.arguments) {
+    const a = skipWrappers(arg);
+    const fn = inPlace(a, ancestors) ?? localFunction(cx, a, ancestors);
+    if (fn === undefined || seen.has(fn.node)) continue;
+    if (over) return tooFar(cx, call);
+    seen.add(fn.node);
+    for (const r of returnsOf(fn.node, fn.ancestors)) next(r.value, r.ancestors);
+  }
 }
 
 /** Between an export's name and each member read on it, in the names a module is scanned with (`kit.shell` of `tools: [kit.shell]`). */
@@ -153,13 +222,17 @@ export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression)
   if (names === undefined || names.size === 0) return false;
   if (memberHanded(cx, node, names)) return true;
   // the tree has no parent links: the walk's ancestors (the last is the object's parent)
-  const up = cx.ancestors;
-  let i = wrapped(up, up.length - 1);
-  let n: ts.Node = i + 1 < up.length ? up[i + 1]! : node;
-  if (i >= 0 && typescript.isArrayLiteralExpression(up[i]!)) {
-    n = up[i]!;
-    i = wrapped(up, i - 1);
-  }
+  return returnedToExport(cx, names, cx.ancestors, node, new Set());
+}
+
+/**
+ * Whether `node` (read with the ancestors `up`, the last its parent) is held by an export `names`
+ * lists, or returned by an exported function one lists as called: through a list, a variable a
+ * function returns, a `.map` callback, and the calls of a function the module declares (`seen`: each
+ * function's calls are followed once, so a recursion ends).
+ */
+function returnedToExport(cx: FileContext, names: ReadonlySet<string>, up: readonly ts.Node[], node: ts.Node, seen: Set<ts.Node>): boolean {
+  let [i, n] = outOfList(up, wrapped(up, up.length - 1), node);
   // what a function returns through a variable or a `.map` callback: the function's own value, hop
   // by hop out of the callbacks; each hop starts above the last (`i` falls), so the walk ends at the file
   for (;;) {
@@ -175,8 +248,7 @@ export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression)
     const c = wrapped(up, fn - 1);
     const call = up[c];
     if (call && typescript.isCallExpression(call) && mapCallback(call) === f) {
-      n = call;
-      i = wrapped(up, c - 1);
+      [i, n] = outOfList(up, wrapped(up, c - 1), call);
       continue;
     }
     const j = wrapped(up, fn - 1);
@@ -184,8 +256,51 @@ export function handedToAgent(cx: FileContext, node: ts.ObjectLiteralExpression)
     if (called.some((x) => names.has(`${x}()`))) return true;
     // `function make() { return {...} }; export const myShell = make();`: what the export holds
     const local = typescript.isFunctionDeclaration(f) ? (fn === 1 ? f.name?.text : undefined) : topLevelHolder(up, j, up[j + 1]!);
-    return local !== undefined && madeBy(cx.sf, local).some((x) => names.has(x));
+    if (local !== undefined && madeBy(cx.sf, local).some((x) => names.has(x))) return true;
+    return calledToExport(cx, names, up, fn, seen);
   }
+}
+
+/**
+ * The position above `up[i]` once out of the values that may be the one there: a branch of `c ? a :
+ * b`, a side of `a ?? b`, `a || b`, the right of `a && b`, and the list holding it (an element, or
+ * spread: `[...flows.map(toShell)]`); with the child of that position.
+ */
+function outOfList(up: readonly ts.Node[], i: number, node: ts.Node): [number, ts.Node] {
+  let child = i + 1 < up.length ? up[i + 1]! : node;
+  let p = up[i];
+  while (p !== undefined && isValueOf(p, child)) {
+    child = p;
+    i = wrapped(up, i - 1);
+    p = up[i];
+  }
+  const list = p !== undefined && typescript.isSpreadElement(p) ? wrapped(up, i - 1) : i;
+  if (list < 0 || !typescript.isArrayLiteralExpression(up[list]!)) return [i, child];
+  return [wrapped(up, list - 1), up[list]!];
+}
+
+/** Whether `p`'s value may be its operand `child` (`c ? child : b`, `child ?? b`, `a || child`, `a && child`), not its test. */
+function isValueOf(p: ts.Node, child: ts.Node): boolean {
+  if (typescript.isConditionalExpression(p)) return p.condition !== child;
+  if (!typescript.isBinaryExpression(p)) return false;
+  const op = p.operatorToken.kind;
+  const k = typescript.SyntaxKind;
+  if (op === k.AmpersandAmpersandToken) return p.right === child;
+  return op === k.QuestionQuestionToken || op === k.BarBarToken;
+}
+
+/**
+ * Whether a function the module declares (`up[fn]`: `function toShell`, `const toShell = …`, a member
+ * of `const helpers = {…}`) gives its value to an export through one of its calls: `toShell(f)`,
+ * `flows.map(toShell)`, `Array.from(flows, helpers.toShell)` (file/function-uses.ts).
+ */
+function calledToExport(cx: FileContext, names: ReadonlySet<string>, up: readonly ts.Node[], fn: number, seen: Set<ts.Node>): boolean {
+  const f = up[fn]!;
+  if (seen.has(f)) return false;
+  seen.add(f);
+  const declared = declaredFunction(up, fn);
+  if (declared === undefined) return false;
+  return usesOf(up, declared).some((use) => returnedToExport(cx, names, use.ancestors, use.call, seen));
 }
 
 /**

@@ -6,7 +6,8 @@ import { isStringLike, propertyName, skipWrappers } from '../syntax.js';
 import type { DoorWrite, ImportedWrite, InvokeReplacement } from '../types.js';
 import { doorOf, resolve, usesAgents, varKey, type FileContext } from './context.js';
 import type { PropertyWrite } from './property-writes.js';
-import { AGENT_DOOR, exportedDoors, importedWrite } from './door-exports.js';
+import { AGENT_DOOR, type DoorOfValue, exportedDoors, importedWrite } from './door-exports.js';
+import { heldDoorsOf } from './held-doors.js';
 import { heldValues, type HeldValue } from './door-holders.js';
 import { onHandoffInvokeWritten } from './handoffs.js';
 import { HOSTED_SHELL, makesHostedShell, makesShellLocal } from './hosted-shells.js';
@@ -125,9 +126,12 @@ export function settleDoorWrites(cx: FileContext): void {
     if (held.door === undefined) d.unresolved = true;
     cx.scan.doorWrites!.push(d);
   }
-  const exported = exportedDoors(cx, (e, ancestors) => doorHeldBy(cx, e, ancestors, cx.sf.end));
+  const doorOf: DoorOfValue = (e, ancestors) => doorHeldBy(cx, e, ancestors, cx.sf.end);
+  const exported = exportedDoors(cx, doorOf);
   if (exported.doors !== undefined) cx.scan.exportedDoors = exported.doors;
   if (exported.unknown !== undefined) cx.scan.unknownExports = exported.unknown;
+  const held = heldDoorsOf(cx, doorOf);
+  if (held !== undefined) cx.scan.heldDoors = held;
 }
 
 /** The doors a write would break if its object were one of them (an imported binding's door is known only to the repo scan). */

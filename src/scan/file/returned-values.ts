@@ -58,3 +58,34 @@ export function callbackOf(call: ts.CallExpression): ts.Expression | undefined {
 }
 
 const MAPS = new Set(['map', 'flatMap']);
+
+/** What a call's list holds of its receiver and arguments: the lists it copies, and the objects whose values it lists. */
+export interface Copied {
+  /** `xs` of `Array.from(xs)`, `xs.slice()`, `xs.filter(p)`; `xs` and `ys` of `xs.concat(ys)` (an element there too). */
+  lists: ts.Expression[];
+  /** `kit` of `Object.values(kit)`. */
+  objects: ts.Expression[];
+}
+
+/**
+ * What the list a call returns holds, when it is a copy (issue 40 item 4): `Array.from(xs)` with no
+ * callback (with one it is a map: `callbackOf`), `xs.slice(…)`, `xs.filter(…)`, `xs.concat(…)`, and
+ * the like, or `Object.values(kit)`; undefined for any other call.
+ */
+export function copiedBy(call: ts.CallExpression): Copied | undefined {
+  const callee = skipWrappers(call.expression);
+  if (!typescript.isPropertyAccessExpression(callee)) return undefined;
+  const owner = skipWrappers(callee.expression);
+  const method = callee.name.text;
+  const first = call.arguments[0];
+  if (typescript.isIdentifier(owner) && (owner.text === 'Array' || owner.text === 'Object')) {
+    if (first === undefined || typescript.isSpreadElement(first)) return undefined;
+    if (owner.text === 'Array' && method === 'from' && call.arguments.length === 1) return { lists: [first], objects: [] };
+    return owner.text === 'Object' && method === 'values' ? { lists: [], objects: [first] } : undefined;
+  }
+  if (method === 'concat') return { lists: [owner, ...call.arguments.map((a) => (typescript.isSpreadElement(a) ? a.expression : a))], objects: [] };
+  return COPIES.has(method) ? { lists: [owner], objects: [] } : undefined;
+}
+
+/** The list methods whose result holds only the receiver's elements. */
+const COPIES = new Set(['slice', 'filter', 'flat', 'reverse', 'sort', 'toReversed', 'toSorted', 'toSpliced']);
