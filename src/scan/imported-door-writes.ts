@@ -547,7 +547,7 @@ function writersNamed(
 
 /** One round of the rename search over every source text: false when none is left to run (the last found nothing, or was the last). */
 function renameRound(s: WriterSearch, r: RenameRounds): boolean {
-  if (r.layer.length === 0 || r.pastLast) return false;
+  if (r.layer.length === 0) return false;
   if (r.round === RENAME_ROUNDS) {
     r.pastLast = true;
     return false;

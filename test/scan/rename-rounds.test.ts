@@ -14,7 +14,7 @@ import type { FileScan } from '../../src/scan/types.js';
 const root = '/repo';
 const abs = (rel: string): string => path.join(root, rel);
 
-function search(files: Record<string, string>, leftOut: (abs: string) => boolean = () => false) {
+function search(files: Record<string, string>, leftOut: (abs: string) => boolean = () => false, exported: Record<string, string> = { github: 'mcp-server' }) {
   const texts = new Map(Object.entries(files).map(([rel, text]) => [abs(rel), text] as [string, string]));
   let passes = 0;
   const counted = new Map(texts);
@@ -30,7 +30,7 @@ function search(files: Record<string, string>, leftOut: (abs: string) => boolean
     parsed: new Map<string, Parsed>(),
     texts: { texts: counted, textOf: (a) => texts.get(a) },
     // the door's own module, scanned already (the prefilter read it: it names the SDK)
-    scans: [{ file: 'src/servers.ts', exportedDoors: { github: 'mcp-server' } } as unknown as FileScan],
+    scans: [{ file: 'src/servers.ts', exportedDoors: exported } as unknown as FileScan],
     seenTokens,
     scan: (a) => {
       scanned.push(path.relative(root, a));
@@ -87,6 +87,14 @@ describe('the rename rounds stop once every writer is read anyway', () => {
     });
     expect(s.scanned).toEqual(['src/ops.ts']);
     expect(s.passes()).toBe(2);
+    s.modules.renamedTokens();
+    expect([...s.seenTokens].sort()).toEqual(['gh', 'gh2', 'github']);
+  });
+
+  it("a scanned module's default export a door: no round at the scan, every door-word file read", () => {
+    const s = search({ ...CHAIN, 'src/ops.ts': 'other.toolInputGuardrails = [];\n' }, undefined, { github: 'mcp-server', default: 'mcp-server' });
+    expect(s.scanned).toEqual(['src/ops.ts']);
+    expect(s.passes()).toBe(1);
     s.modules.renamedTokens();
     expect([...s.seenTokens].sort()).toEqual(['gh', 'gh2', 'github']);
   });
