@@ -75,6 +75,8 @@ export function heldInside(text: string, ats: readonly number[]): string[] {
   };
   for (const m of text.matchAll(INSIDE_TOKENS)) {
     namesMetBefore(m.index);
+    // every name met is read: what follows adds none (the rest of a long file is not scanned)
+    if (k === ats.length) break;
     if (m[0] === ';') {
       pending = [];
       inside = [];

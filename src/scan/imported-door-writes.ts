@@ -29,8 +29,9 @@ export interface DoorModules {
    */
   unreadScanOf: (abs: string) => FileScan | undefined;
   /**
-   * Adds the names the doors are exported again under to the search's tokens, once: a scan with no
-   * file that may write a door leaves that search to the first text edited later (ESLint).
+   * Adds the names the doors are exported again under to the search's tokens, once: the scan runs
+   * the search only as far as it chooses the writers, so it is completed for the first text edited
+   * later (ESLint).
    */
   renamedTokens: () => void;
   /**
@@ -449,20 +450,21 @@ export function writersOfDoors(s: WriterSearch): DoorModules {
   }
   // renamed more often than the rounds follow, or a default export (imported under any name): every
   // file naming a door word is a writer to read (fail closed; the door words are rare)
-  let anyName = defaults;
+  const rounds = renameRounds(names);
   // the renames matter to such a file; with none, only to a text edited later, so searched for then
+  // (all rounds: the tokens a new text is parsed for are the same whatever stopped them here)
   let renamed = false;
   const renamedTokens = (): void => {
     if (renamed) return;
     renamed = true;
-    if (!renamedExports(s, names)) anyName = true;
+    while (renameRound(s, rounds));
     for (const n of names) s.seenTokens.add(n);
   };
   for (const n of names) s.seenTokens.add(n);
-  if (mayWrite.length > 0) renamedTokens();
+  const unnamed = mayWrite.length > 0 ? writersNamed(s, rounds, mayWrite, modules, defaults) : { anyName: defaults, unnamed: new Set<string>() };
   const fresh: string[] = [];
-  for (const [abs, text] of mayWrite) {
-    if ((!anyName && ![...names].some((n) => text.includes(n)) && ![...modules].some((m) => text.includes(m))) || s.leftOut(abs)) continue;
+  for (const [abs] of mayWrite) {
+    if ((!unnamed.anyName && unnamed.unnamed.has(abs)) || s.leftOut(abs)) continue;
     s.parsed.set(abs, parseSource(abs, s.texts.textOf(abs)!));
     fresh.push(abs);
   }
@@ -508,53 +510,89 @@ export function writersOfDoors(s: WriterSearch): DoorModules {
 const RENAME_ROUNDS = 4;
 
 /**
- * Adds the names the doors are exported again under, a few renames deep: an `as` rename
+ * The search for the names the doors are exported again under, a few renames deep: an `as` rename
  * (`export { github as gh } from './doors'`) and a variable holding one as its value (`export const
- * gh = shellTool`, `const a = d.shellTool`, `cond ? shellTool : other`, `shellTool ?? other`); false
- * when a name was renamed again past the last round, or such a value is exported as the default
- * (imported under any name: every writer is then read).
+ * gh = shellTool`, `const a = d.shellTool`, `cond ? shellTool : other`, `shellTool ?? other`). Run a
+ * round at a time (`renameRound`), so it stops once every writer is read anyway and is completed
+ * later for the tokens an edited text is parsed for.
  */
-function renamedExports(s: WriterSearch, names: Set<string>): boolean {
-  let layer = [...names];
-  let anyName = false;
-  for (let round = 0; round <= RENAME_ROUNDS && layer.length > 0; round++) {
-    if (round === RENAME_ROUNDS) return false;
-    const next: string[] = [];
-    const alternatives = layer.map((n) => n.replace(/\$/g, '\\$')).join('|');
-    const as = new RegExp(`(?<![\\w$])(?:${alternatives})\\s+as\\s+([A-Za-z_$][\\w$]*)`, 'g');
-    // a name as a whole word, tested on the bytes read as latin1 when the names are ASCII (a byte of
-    // a multibyte character is no word character there either): one pass, where a test per name was
-    // one pass a name; most files are never decoded
-    const named = new RegExp(`(?<![\\w$])(?:${alternatives})(?![\\w$])`);
-    const namedAll = new RegExp(named.source, 'g');
-    const ascii = layer.every((n) => /^[\x21-\x7e]+$/.test(n));
-    const mayName = (raw: string | Buffer): boolean =>
-      typeof raw === 'string' || ascii ? named.test(typeof raw === 'string' ? raw : raw.toString('latin1')) : layer.some((n) => raw.includes(n));
-    for (const [abs, raw] of s.texts.texts) {
-      // the word test alone: on 3,000 files of 2 KB it takes about 1.3 ms for 1 to 60 names, less
-      // than the test for ` as ` that used to come first (Buffer.includes of a string)
-      if (!isSourceFile(abs) || !mayName(raw)) continue;
-      const text = s.texts.textOf(abs)!;
-      const add = (n: string): void => {
-        if (names.has(n)) return;
-        names.add(n);
-        next.push(n);
-      };
-      for (const m of text.matchAll(as)) add(m[1]!);
-      // a declaration (or the default export) whose value may be a door as it is, and one whose value
-      // holds it in a list or an object (`const tools = [shellTool]`: its elements and members are
-      // followed by `aliasedImports`): each read with no bound on how far (alias-text.ts)
-      const ats = Array.from(text.matchAll(namedAll), (m) => m.index!);
-      const back = heldBefore(text, ats);
-      for (const n of back.names) add(n);
-      for (const n of heldInside(text, ats)) {
-        // a default export holding a door is imported under any name: every writer is read
-        if (n === DEFAULT_HOLDER) anyName = true;
-        else add(n);
-      }
-      if (back.byDefault) anyName = true;
-    }
-    layer = next;
+interface RenameRounds {
+  /** The names found so far (the doors' own first). */
+  names: Set<string>;
+  /** The names the last round found: the next round searches for these. */
+  layer: string[];
+  round: number;
+  /** A default export holds a door (imported under any name): every writer is read. */
+  anyName: boolean;
+  /** A name was renamed again past the last round: every writer is read. */
+  pastLast: boolean;
+}
+
+function renameRounds(names: Set<string>): RenameRounds {
+  return { names, layer: [...names], round: 0, anyName: false, pastLast: false };
+}
+
+/**
+ * Runs the rounds only as far as they change which of `mayWrite` are read: none once a default
+ * export holds a door, or once every file (not left out) names a name or a module (more names read
+ * no more files). The files naming none, when the names are all known; `anyName`: every file is read.
+ */
+function writersNamed(
+  s: WriterSearch,
+  r: RenameRounds,
+  mayWrite: ReadonlyArray<readonly [string, string | Buffer]>,
+  modules: ReadonlySet<string>,
+  defaults: boolean,
+): { anyName: boolean; unnamed: Set<string> } {
+  const names = (text: string | Buffer, list: Iterable<string>): boolean => [...list].some((n) => text.includes(n));
+  let unnamed = mayWrite.filter(([abs, text]) => !names(text, r.names) && !names(text, modules) && !s.leftOut(abs));
+  while (!defaults && !r.anyName && unnamed.length > 0 && renameRound(s, r)) unnamed = unnamed.filter(([, text]) => !names(text, r.layer));
+  return { anyName: defaults || r.anyName || r.pastLast, unnamed: new Set(unnamed.map(([abs]) => abs)) };
+}
+
+/** One round of the rename search over every source text: false when none is left to run (the last found nothing, or was the last). */
+function renameRound(s: WriterSearch, r: RenameRounds): boolean {
+  if (r.layer.length === 0) return false;
+  if (r.round === RENAME_ROUNDS) {
+    r.pastLast = true;
+    return false;
   }
-  return !anyName;
+  const next: string[] = [];
+  const alternatives = r.layer.map((n) => n.replace(/\$/g, '\\$')).join('|');
+  const as = new RegExp(`(?<![\\w$])(?:${alternatives})\\s+as\\s+([A-Za-z_$][\\w$]*)`, 'g');
+  // a name as a whole word, tested on the bytes read as latin1 when the names are ASCII (a byte of
+  // a multibyte character is no word character there either): one pass, where a test per name was
+  // one pass a name; most files are never decoded
+  const named = new RegExp(`(?<![\\w$])(?:${alternatives})(?![\\w$])`);
+  const namedAll = new RegExp(named.source, 'g');
+  const ascii = r.layer.every((n) => /^[\x21-\x7e]+$/.test(n));
+  const mayName = (raw: string | Buffer): boolean =>
+    typeof raw === 'string' || ascii ? named.test(typeof raw === 'string' ? raw : raw.toString('latin1')) : r.layer.some((n) => raw.includes(n));
+  for (const [abs, raw] of s.texts.texts) {
+    // the word test alone: on 3,000 files of 2 KB it takes about 1.3 ms for 1 to 60 names, less
+    // than the test for ` as ` that used to come first (Buffer.includes of a string)
+    if (!isSourceFile(abs) || !mayName(raw)) continue;
+    const text = s.texts.textOf(abs)!;
+    const add = (n: string): void => {
+      if (r.names.has(n)) return;
+      r.names.add(n);
+      next.push(n);
+    };
+    for (const m of text.matchAll(as)) add(m[1]!);
+    // a declaration (or the default export) whose value may be a door as it is, and one whose value
+    // holds it in a list or an object (`const tools = [shellTool]`: its elements and members are
+    // followed by `aliasedImports`): each read with no bound on how far (alias-text.ts)
+    const ats = Array.from(text.matchAll(namedAll), (m) => m.index!);
+    const back = heldBefore(text, ats);
+    for (const n of back.names) add(n);
+    for (const n of heldInside(text, ats)) {
+      // a default export holding a door is imported under any name: every writer is read
+      if (n === DEFAULT_HOLDER) r.anyName = true;
+      else add(n);
+    }
+    if (back.byDefault) r.anyName = true;
+  }
+  r.layer = next;
+  r.round++;
+  return true;
 }

@@ -6,6 +6,7 @@ import { elsewhereMessage, NAMESPACE } from '../../src/eslint/index.js';
 import { DiskSession } from '../../src/eslint/session.js';
 import { removeDir, writeFiles } from '../helpers/temp-repo.js';
 import { eslintWith, openDoorsRepo, PROTECTED_GITHUB, parityIn, placeKey, reported } from './helpers.js';
+import { SHELL_DOOR_MODULE } from '../shell-door-module.js';
 
 /**
  * Session 29 (issue 40 item 4), in ESLint: a door written in another module than the one making it
@@ -103,5 +104,36 @@ describe('a door written by a renamed export, in a text edited after the scan', 
     writeFiles(cwd, { 'src/ops.ts': text });
     const check = (await runCheck({ cwd })).findings.filter((f) => f.file === 'src/ops.ts');
     expect(check.map((f) => `${f.line} ${f.ruleId}`)).toEqual(['2 mcp-server-unguarded']);
+  });
+});
+
+/**
+ * Session 35 (issue 40 item 8): the scan stops the rename rounds once every door-word file is read
+ * anyway (each names the door, or a default export holds one); a text edited later writing the door
+ * by a name only a later round finds (and naming no prefilter token) is still scanned: the rounds
+ * are completed for it.
+ */
+describe.each([
+  ['every door-word file names the door', "import { shellTool } from './doors35.js';\nexport const kept = shellTool;\n", '// shellTool\n'],
+  ['a default export holds the door', "import { shellTool } from './doors35.js';\nexport default [shellTool];\n", ''],
+])('a door written by a name of a later rename round, in an edited text (%s)', (_, held, note) => {
+  const cwd = openDoorsRepo('eslint-ren35-', {
+    'src/doors35.ts': SHELL_DOOR_MODULE,
+    'src/alias35.ts': "import { shellTool } from './doors35.js';\nexport const relay = shellTool;\n",
+    'src/alias35b.ts': "import { relay } from './alias35.js';\nexport const courier = relay;\n",
+    'src/held35.ts': held,
+    'src/note35.ts': `${note}export const shellNote = 1;\n`,
+    'src/ops.ts': 'export const later = 1;\n',
+  });
+  afterAll(() => removeDir(cwd));
+
+  it('is reported at the write, as check reports it on disk', async () => {
+    const text = ["import { courier } from './alias35b.js';", 'declare const other: never;', 'courier.shell = other;', ''].join('\n');
+    const [result] = await eslintWith(cwd).lintText(text, { filePath: `${cwd}/src/ops.ts` });
+    const found = result!.messages.filter((m) => m.ruleId?.startsWith(`${NAMESPACE}/`)).map((m) => `${m.line} ${m.ruleId}`);
+    expect(found).toEqual([`3 ${NAMESPACE}/invoke-replaced`]);
+    writeFiles(cwd, { 'src/ops.ts': text });
+    const check = (await runCheck({ cwd })).findings.filter((f) => f.file === 'src/ops.ts');
+    expect(check.map((f) => `${f.line} ${f.ruleId}`)).toEqual(['3 invoke-replaced']);
   });
 });
