@@ -167,6 +167,23 @@ describe('TypeScript`s CommonJS output, as `tsc` writes it', () => {
     expect(again('exports.count = d.count;', 'Object.assign(exports, d.extra);')).toEqual(CANNOT_TELL);
     expect(again('exports.count = d.count;', 'exports.count = load();')).toEqual(CANNOT_TELL);
   });
+
+  it('fail closed: a re-export written in an IIFE, whose locals the repo scan does not read (a `d` of its own)', () => {
+    // the IIFE's `d` is the doors; the top-level `d` (the only one the repo scan reads) is not
+    const again = (...body: string[]) =>
+      found(
+        {
+          'src/doors.js': doors,
+          'src/other.js': lines('exports.count = 1;', 'exports.github = 2;'),
+          'src/again.js': lines("const d = require('./other');", ...body),
+          'src/ops.js': lines("require('./again').gh.toolInputGuardrails = [];"),
+        },
+        GUARD,
+        'src/ops.js',
+      );
+    expect(again('(function () {', "  const d = require('./doors');", '  exports.gh = d.github;', '})();')).toEqual(CANNOT_TELL);
+    expect(again('(() => {', "  const d = require('./doors');", '  exports.gh = d.github;', '})();')).toEqual(CANNOT_TELL);
+  });
 });
 
 describe('nested destructuring of a `require`, at the top and in a function', () => {

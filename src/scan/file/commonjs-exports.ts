@@ -53,7 +53,8 @@ const loadedByFile = new WeakMap<ts.SourceFile, ReadonlyMap<string, ts.Expressio
  * The value a CommonJS module's export `name` holds once the module has loaded: the last write of
  * it made as the module loads (`exports.github = void 0;` then `Object.defineProperty(exports,
  * 'github', { get: … })`, as TypeScript writes a re-export). Undefined when no write names it, or
- * any write may be of any name, or one of it is not known to run or holds a value check cannot tell.
+ * any write may be of any name, or one of it is not known to run, is made in a function's body (an
+ * IIFE's) or holds a value check cannot tell.
  */
 export function loadedExport(sf: ts.SourceFile, name: string): ts.Expression | undefined {
   let values = loadedByFile.get(sf);
@@ -64,7 +65,10 @@ export function loadedExport(sf: ts.SourceFile, name: string): ts.Expression | u
         found.clear();
         break;
       }
-      found.set(x.name, x.sure && found.get(x.name) !== null ? x.value : null);
+      // a write in an IIFE's body is not taken: its value may name the IIFE's own locals, and the
+      // repo scan reads a name at the top (`const d = require('./doors')` in the IIFE, another `d` above)
+      const top = !x.ancestors.some((a) => typescript.isFunctionLike(a));
+      found.set(x.name, x.sure && top && found.get(x.name) !== null ? x.value : null);
     }
     values = found;
     loadedByFile.set(sf, values);
