@@ -185,8 +185,9 @@ function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: 
     }
     if (door !== undefined) return door;
     // every value the export may hold is an import followed to no door: none, though the module's
-    // own scan could not tell it (a CommonJS `require`'s member)
-    if (!alias.other && own === undefined) return undefined;
+    // own scan could not tell it (a CommonJS `require`'s member); not through a `let` or `var`, whose
+    // later values are not read
+    if (!alias.other && !alias.reassigned && own === undefined) return undefined;
   }
   if (own !== undefined) return own;
   if (unknownExport(scanned, name)) return UNKNOWN;
@@ -257,9 +258,11 @@ function aliasedImports(
   name: string,
   members: readonly string[] = [],
   heldDoors: Readonly<Record<string, string>> = {},
-): { reads: ExportRead[]; made: string[]; other: boolean } | typeof TOO_MANY | undefined {
+): { reads: ExportRead[]; made: string[]; other: boolean; reassigned: boolean } | typeof TOO_MANY | undefined {
   const start = exportedExpression(sf, name);
   if (start === undefined) return undefined;
+  // a `let` or `var` stepped through: only its initializer is read, not the values given it later
+  let reassigned = isLetOrVarInitializer(sf, start);
   const reads: ExportRead[] = [];
   // the doors the module's scan saw made where a member leads (file/held-doors.ts)
   const made: string[] = [];
@@ -300,12 +303,24 @@ function aliasedImports(
       return;
     }
     const init = typescript.isIdentifier(e) && !names.includes(e.text) ? topInitializer(sf, e.text) : undefined;
-    if (init !== undefined) visit(init, [...names, (e as ts.Identifier).text], path);
-    else other = true;
+    if (init !== undefined) {
+      if (isLetOrVarInitializer(sf, init)) reassigned = true;
+      visit(init, [...names, (e as ts.Identifier).text], path);
+    } else other = true;
   };
   visit(start, [], members);
   if (budget < 0) return TOO_MANY;
-  return reads.length > 0 || made.length > 0 ? { reads, made, other } : undefined;
+  return reads.length > 0 || made.length > 0 ? { reads, made, other, reassigned } : undefined;
+}
+
+/** Whether `e` is the initializer of a top-level `let` or `var` (which may be given other values later). */
+function isLetOrVarInitializer(sf: ts.SourceFile, e: ts.Expression): boolean {
+  return sf.statements.some(
+    (st) =>
+      typescript.isVariableStatement(st) &&
+      (st.declarationList.flags & typescript.NodeFlags.Const) === 0 &&
+      st.declarationList.declarations.some((d) => d.initializer === e),
+  );
 }
 
 /** What a member of a list or an object may be: values to follow (with the member read on each first: a spread's), and whether it may be anything else. */

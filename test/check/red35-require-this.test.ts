@@ -184,6 +184,33 @@ describe('TypeScript`s CommonJS output, as `tsc` writes it', () => {
     expect(again('(function () {', "  const d = require('./doors');", '  exports.gh = d.github;', '})();')).toEqual(CANNOT_TELL);
     expect(again('(() => {', "  const d = require('./doors');", '  exports.gh = d.github;', '})();')).toEqual(CANNOT_TELL);
   });
+
+  it('fail closed: an export read through a `let` given another value later (only its initializer is an import)', () => {
+    const factory = lines("const { github } = require('./doors');", 'exports.make = () => github;');
+    const writes = (file: string, kit: string, line: string) =>
+      found({ 'src/doors.js': doors, 'src/factory.js': factory, [file]: kit, 'src/ops.js': lines(line) }, GUARD, 'src/ops.js');
+    // a getter of a live `let` (CommonJS)
+    const getter = lines(
+      "const d = require('./doors');",
+      'let gh = d.count;',
+      "Object.defineProperty(exports, 'gh', { get: () => gh });",
+      "exports.init = () => { gh = require('./factory').make(); };",
+    );
+    expect(writes('src/again.js', getter, "require('./again').gh.toolInputGuardrails = [];")).toEqual(CANNOT_TELL);
+    // a `const` holds its one value: an import that is no door is none
+    const held = lines("const d = require('./doors');", 'const gh = d.count;', "Object.defineProperty(exports, 'gh', { get: () => gh });");
+    expect(writes('src/again.js', held, "require('./again').gh.toolInputGuardrails = [];")).toEqual([]);
+    // an ES module's `export let`
+    const esm = lines(
+      "import * as d from './doors';",
+      "import { make } from './factory';",
+      'export let gh = d.count;',
+      'export function init() {',
+      '  gh = make();',
+      '}',
+    );
+    expect(writes('src/again.mjs', esm, "import { gh } from './again.mjs';\ngh.toolInputGuardrails = [];")).toEqual([{ line: 2, unresolved: true }]);
+  });
 });
 
 describe('nested destructuring of a `require`, at the top and in a function', () => {
