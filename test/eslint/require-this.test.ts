@@ -21,11 +21,25 @@ const FILES: Record<string, string> = {
   'src/call35.js': [...DOORS, '(function () {', '  this.shellTool = shellTool;', '}).call(this);', ''].join('\n'),
   'src/later35.js': [...DOORS, 'setup(() => {', '  this.github = github;', '});', ''].join('\n'),
   'src/moved35.js': [...DOORS, 'let e = module.exports;', 'e = {};', 'e.github = github;', 'module.exports.shellTool = shellTool;', ''].join('\n'),
+  // an IIFE's own `d` beside the top's, and a getter of a `let` given a door later: "cannot tell"
+  'src/other35.js': ['exports.github = 1;', ''].join('\n'),
+  'src/iife35.js': ["const d = require('./other35');", '(function () {', "  const d = require('./this35');", '  exports.gh = d.github;', '})();', ''].join(
+    '\n',
+  ),
+  'src/let35.js': [
+    "const d = require('./other35');",
+    'let gh = d.github;',
+    "Object.defineProperty(exports, 'gh', { get: () => gh });",
+    "exports.init = () => { gh = require('./this35').github; };",
+    '',
+  ].join('\n'),
   'src/ops35.cjs': [
     "require('./this35').github.toolInputGuardrails = [];",
     "require('./call35').shellTool.shell = () => undefined;",
     "require('./later35').github.toolInputGuardrails = [];",
     "require('./moved35').github.toolInputGuardrails = [];",
+    "require('./iife35').gh.toolInputGuardrails = [];",
+    "require('./let35').gh.toolInputGuardrails = [];",
     '',
   ].join('\n'),
 };
@@ -42,6 +56,8 @@ describe('CommonJS exports through `this` and a local given another value, in ES
       'src/ops35.cjs:1 mcp-server-unguarded',
       'src/ops35.cjs:2 invoke-replaced',
       'src/ops35.cjs:3 mcp-server-unguarded unresolved',
+      'src/ops35.cjs:5 mcp-server-unguarded unresolved',
+      'src/ops35.cjs:6 mcp-server-unguarded unresolved',
     ]);
     expect(eslint).toEqual(expected);
   });
