@@ -213,6 +213,16 @@ describe('TypeScript`s CommonJS output, as `tsc` writes it', () => {
   });
 });
 
+describe('an export named as a key of every object', () => {
+  it('`__proto__` and `constructor` of a module exporting doors: no crash, no door', () => {
+    const writes = (line: string) =>
+      found({ 'src/doors.js': cjsDoors('module.exports = { github, shellTool };'), 'src/ops.js': lines(line) }, GUARD, 'src/ops.js');
+    expect(writes("require('./doors').__proto__.toolInputGuardrails = [];")).toEqual([]);
+    expect(writes("require('./doors').constructor.toolInputGuardrails = [];")).toEqual([]);
+    expect(writes("require('./doors').github.toolInputGuardrails = [];")).toEqual(AT1);
+  });
+});
+
 describe('nested destructuring of a `require`, at the top and in a function', () => {
   const SHELL = 'invoke-replaced';
   const kit = lines("exports.a = require('./doors');", "exports.b = require('lodash');");
