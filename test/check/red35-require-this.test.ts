@@ -185,6 +185,29 @@ describe('TypeScript`s CommonJS output, as `tsc` writes it', () => {
     expect(again('(() => {', "  const d = require('./doors');", '  exports.gh = d.github;', '})();')).toEqual(CANNOT_TELL);
   });
 
+  it('fail closed: a name written again after `module.exports = { … }` (a write through `exports` goes to the old object)', () => {
+    const again = (...body: string[]) =>
+      found(
+        {
+          'src/doors.js': doors,
+          'src/other.js': lines('exports.count = 1;'),
+          'src/again.js': lines("const d = require('./doors');", "const o = require('./other');", ...body),
+          'src/ops.js': lines("require('./again').gh.toolInputGuardrails = [];"),
+        },
+        GUARD,
+        'src/ops.js',
+      );
+    // Node exports `{ gh: d.github }`: the later write changed the old exports object only
+    expect(again('module.exports = { gh: d.github };', 'exports.gh = o.count;')).toEqual(CANNOT_TELL);
+    expect(again('module.exports = { gh: d.github };', 'module.exports.gh = o.count;')).toEqual(CANNOT_TELL);
+    // a replacement written last, or alone, is read as before
+    expect(again('exports.gh = d.github;', 'module.exports = { gh: o.count };')).toEqual([]);
+    expect(again('module.exports = { gh: o.count };')).toEqual([]);
+    expect(again('module.exports = { gh: d.github };')).toEqual(AT1);
+    // an object given to one name is no replacement: the name's last write is still known
+    expect(again('exports.gh = { count: 1 };', 'exports.gh = d.github;')).toEqual(AT1);
+  });
+
   it('fail closed: an export read through a `let` given another value later (only its initializer is an import)', () => {
     const factory = lines("const { github } = require('./doors');", 'exports.make = () => github;');
     const writes = (file: string, kit: string, line: string) =>

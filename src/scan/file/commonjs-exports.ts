@@ -60,6 +60,9 @@ export function loadedExport(sf: ts.SourceFile, name: string): ts.Expression | u
   let values = loadedByFile.get(sf);
   if (values === undefined) {
     const found = new Map<string, ts.Expression | null>();
+    // after `module.exports = { … }` a write through `exports` goes to the old object, and the walk
+    // does not say which object a write went through: a name written again is not known
+    let replaced = false;
     for (const x of commonJsExportsOf(sf, undefined)) {
       if (x.name === ANY_EXPORT || x.name === WHOLE) {
         found.clear();
@@ -68,12 +71,23 @@ export function loadedExport(sf: ts.SourceFile, name: string): ts.Expression | u
       // a write in an IIFE's body is not taken: its value may name the IIFE's own locals, and the
       // repo scan reads a name at the top (`const d = require('./doors')` in the IIFE, another `d` above)
       const top = !x.ancestors.some((a) => typescript.isFunctionLike(a));
-      found.set(x.name, x.sure && top && found.get(x.name) !== null ? x.value : null);
+      const again = replaced && found.has(x.name);
+      found.set(x.name, x.sure && top && !again && found.get(x.name) !== null ? x.value : null);
+      replaced ||= replacementMember(x);
     }
     values = found;
     loadedByFile.set(sf, values);
   }
   return values.get(name) ?? undefined;
+}
+
+/** Whether `x` is a member of an object literal given to an assignment (`module.exports = { gh: … }`); read from the walk's stack, as trees may have no parents. */
+function replacementMember(x: CommonJsExport): boolean {
+  const at = x.ancestors[x.ancestors.length - 1];
+  if (at === undefined || !isAssignment(at)) return false;
+  let value = skipWrappers(at.right);
+  while (isAssignment(value)) value = skipWrappers(value.right);
+  return typescript.isObjectLiteralExpression(value) && x.value !== value;
 }
 
 /** `sure`: the node is evaluated whenever the module loads (a top-level statement, an IIFE's body). */
