@@ -1,22 +1,20 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir } from '../helpers/temp-repo.js';
-import { codemodInSharedTree } from './shared-tree.js';
+import { codemodInSharedTree, EMPTY_MANIFEST, lines } from './shared-tree.js';
 
 /**
  * Session 34 (test/check/red34-agent-tool-members.test.ts): a literal door that is a member of an
  * export of a module naming no SDK, handed to an agent's `tools` as that member (`kit.shell`,
  * `...kit.all`), is a conflict of the codemod at check's place; a member not handed is none.
  */
-const MANIFEST = 'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools: []\n';
-const lines = (...l: string[]): string => `${l.join('\n')}\n`;
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 async function codemodOf(tools: string) {
   const files: Record<string, string> = {
-    'ctrlrun.tools.yaml': MANIFEST,
+    'ctrlrun.tools.yaml': EMPTY_MANIFEST,
     'src/kinds.ts': "export const SHELL = ['sh', 'ell'].join('');\nexport const FN = process.env.FN_TYPE!;\n",
     'src/kit.ts': lines(
       "import { SHELL, FN } from './kinds.js';",

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir } from '../helpers/temp-repo.js';
-import { codemodInSharedTree } from './shared-tree.js';
+import { codemodInSharedTree, EMPTY_MANIFEST } from './shared-tree.js';
 import { SHELL_DOOR_MODULE } from '../shell-door-module.js';
 
 /**
@@ -10,14 +10,13 @@ import { SHELL_DOOR_MODULE } from '../shell-door-module.js';
  * element or a member in a file naming neither the SDK nor the generated module, is a conflict of the
  * codemod at the write, as check reports it; another element written is none.
  */
-const MANIFEST = 'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools: []\n';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 async function codemodOf(ops: string[]) {
   const files: Record<string, string> = {
-    'ctrlrun.tools.yaml': MANIFEST,
+    'ctrlrun.tools.yaml': EMPTY_MANIFEST,
     'src/doors.ts': SHELL_DOOR_MODULE,
     'src/list.ts': [
       "import { shellTool } from './doors.js';",

@@ -1,26 +1,23 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir } from '../helpers/temp-repo.js';
-import { codemodInSharedTree } from './shared-tree.js';
+import { codemodInSharedTree, EMPTY_MANIFEST, lines } from './shared-tree.js';
 
 /**
  * Session 34 (test/check/red34-search-bounds.test.ts): past the searches' old bounds, an agent's
  * `tools` followed through more than 12 steps, a shell returned out of five nested `.map`s, and a
  * door exported again through six `const` steps are each a conflict of the codemod at check's place.
  */
-const MANIFEST = 'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools: []\n';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
-
-const lines = (...l: string[]): string => `${l.join('\n')}\n`;
 
 /** `steps`: the agent's chain of variables; `door`: what the maps and the aliases hold (a door, or a plain value). */
 async function codemodOf(steps: number, door: boolean) {
   let mapped = `({ type: SHELL, shell: ${door ? 'f.run' : "'/bin/sh'"} })`;
   for (let i = 0; i < 5; i++) mapped = `flows.flatMap((f) => ${mapped})`;
   const files: Record<string, string> = {
-    'ctrlrun.tools.yaml': MANIFEST,
+    'ctrlrun.tools.yaml': EMPTY_MANIFEST,
     'src/kinds.ts': "export const SHELL = ['sh', 'ell'].join('');\nexport const FN = process.env.FN_TYPE!;\n",
     'src/make.ts': lines("import { SHELL } from './kinds.js';", 'declare const flows: { run: any }[];', `export const mapped = () => ${mapped};`),
     'src/agent.ts': lines(

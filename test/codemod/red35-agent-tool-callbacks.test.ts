@@ -1,22 +1,20 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir } from '../helpers/temp-repo.js';
-import { codemodInSharedTree } from './shared-tree.js';
+import { codemodInSharedTree, EMPTY_MANIFEST, lines } from './shared-tree.js';
 
 /**
  * Session 35 (test/check/red35-agent-tool-callbacks.test.ts): a door returned by a callback the
  * exporting module declares, or by a callback the agent's file passes to another module's function,
  * is a conflict of the codemod at check's place; a callback returning none is none.
  */
-const MANIFEST = 'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools: []\n';
-const lines = (...l: string[]): string => `${l.join('\n')}\n`;
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 async function codemodOf(tools: string) {
   const files: Record<string, string> = {
-    'ctrlrun.tools.yaml': MANIFEST,
+    'ctrlrun.tools.yaml': EMPTY_MANIFEST,
     'src/kinds.ts': "export const SHELL = ['sh', 'ell'].join('');\nexport const FN = process.env.FN_TYPE!;\n",
     'src/make.ts': lines(
       "import { SHELL } from './kinds.js';",

@@ -1,21 +1,20 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir } from '../helpers/temp-repo.js';
-import { codemodInSharedTree } from './shared-tree.js';
+import { codemodInSharedTree, EMPTY_MANIFEST } from './shared-tree.js';
 
 /**
  * Session 35 (test/check/red35-doors-made-in-values.test.ts): a protected shell made inside a list or
  * an object of a module using the SDK, its body written through an element or a member in a file
  * naming no SDK, is a conflict of the codemod at the write; another element written is none.
  */
-const MANIFEST = 'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools: []\n';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 async function codemodOf(ops: string[]) {
   const files: Record<string, string> = {
-    'ctrlrun.tools.yaml': MANIFEST,
+    'ctrlrun.tools.yaml': EMPTY_MANIFEST,
     'src/list.ts': [
       "import type { Shell } from '@openai/agents';",
       "import { protectShellTool } from './ctrlrun.generated.js';",

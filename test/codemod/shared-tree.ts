@@ -21,3 +21,9 @@ export async function codemodInSharedTree(prefix: string, files: Record<string, 
   const project = loadProject({ cwd: dir });
   return { dir, result: await runCodemod({ manifest: project.manifest, policy: project.policy }) };
 }
+
+/** A manifest listing no tool: the trees of the red-team tests map nothing, so every door is left. */
+export const EMPTY_MANIFEST = 'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools: []\n';
+
+/** A module's text from its lines. */
+export const lines = (...l: string[]): string => `${l.join('\n')}\n`;
