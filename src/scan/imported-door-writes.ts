@@ -168,7 +168,7 @@ function exportedDoor(m: DoorModules, read: ExportRead, fromAbs: string, depth: 
   if (depth > CHAIN) return TOO_FAR;
   seen.add(key);
   const scanned = m.scanOf(target.file);
-  // own keys only: a write of `require('./a').__proto__` reads no door of the record's prototype
+  // own keys only: a write of `require('…/a').__proto__` reads no door of the record's prototype
   const own = scanned?.exportedDoors !== undefined && Object.hasOwn(scanned.exportedDoors, name) ? scanned.exportedDoors[name] : undefined;
   // a member of a door (`desk.github.x = …`) is no door of this module
   if (own !== undefined && members.length > 0) return undefined;

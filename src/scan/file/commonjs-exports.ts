@@ -69,7 +69,7 @@ export function loadedExport(sf: ts.SourceFile, name: string): ts.Expression | u
         break;
       }
       // a write in an IIFE's body is not taken: its value may name the IIFE's own locals, and the
-      // repo scan reads a name at the top (`const d = require('./doors')` in the IIFE, another `d` above)
+      // repo scan reads a name at the top (`const d = require('…/doors')` in the IIFE, another `d` above)
       const top = !x.ancestors.some((a) => typescript.isFunctionLike(a));
       const again = replaced && found.has(x.name);
       found.set(x.name, x.sure && top && !again && found.get(x.name) !== null ? x.value : null);
